@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the test suite needs (Chromium for browser tests, PostgreSQL for store tests)
+# when they are missing. Uses apt-get as root, or through sudo when available.
+set -euo pipefail
+need=()
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
+((${#need[@]})) || exit 0
+run() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }
+echo "Installing Debian packages: ${need[*]}"
+run apt-get update -qq
+DEBIAN_FRONTEND=noninteractive run apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
