@@ -1,0 +1,59 @@
+"""Bots for Leaders and Hidden Leaders, strength levels, a worker-process move service and an arena.
+
+```python
+from throne import ai
+ai.bot_names("leaders")                      # bots and levels
+bot = ai.make_bot("leaders", "hard", seed=1)
+move = bot.choose(state, state.to_play)      # in this process
+move = ai.choose_move("leaders", state, state.to_play, "hard", seed=1, timeout=5.0)   # in a worker
+```
+"""
+
+from __future__ import annotations
+
+from throne.ai.base import (
+    AIError,
+    Bot,
+    Budget,
+    BudgetError,
+    NotToPlayError,
+    UnknownBotError,
+    UnknownGameError,
+)
+from throne.ai.catalog import register_builtins
+from throne.ai.registry import (
+    LEVELS,
+    bot_entry,
+    bot_names,
+    games,
+    make_bot,
+    register_bot,
+    register_game,
+    register_level,
+    unregister_bot,
+)
+from throne.ai.worker import choose_move, choose_move_async, shutdown
+
+register_builtins()
+
+__all__ = [
+    "LEVELS",
+    "AIError",
+    "Bot",
+    "Budget",
+    "BudgetError",
+    "NotToPlayError",
+    "UnknownBotError",
+    "UnknownGameError",
+    "bot_entry",
+    "bot_names",
+    "choose_move",
+    "choose_move_async",
+    "games",
+    "make_bot",
+    "register_bot",
+    "register_game",
+    "register_level",
+    "shutdown",
+    "unregister_bot",
+]

@@ -1,0 +1,27 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from throne import ai
+from throne.ai.random_bot import RandomBot
+
+from .toy import NIM, TICTACTOE
+from .toy_bots import CrashingBot, ExitingBot, IllegalBot, SleepingBot
+
+
+@pytest.fixture(scope="session", autouse=True)
+def toy_games() -> Iterator[None]:
+    for adapter in (TICTACTOE, NIM):
+        ai.register_game(adapter)
+        ai.register_bot(adapter.name, "random", RandomBot, "uniformly random legal moves")
+        for name, factory in (
+            ("crash", CrashingBot),
+            ("sleep", SleepingBot),
+            ("illegal", IllegalBot),
+            ("exit", ExitingBot),
+        ):
+            ai.register_bot(adapter.name, name, factory, f"test bot: {name}")
+    yield
+    ai.shutdown()
