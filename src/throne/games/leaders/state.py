@@ -1,0 +1,416 @@
+"""The game state: the string API of §6 and the fast integer-action path on one object."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from . import notation
+from .actions import DECODE, ID_OF, MOVE_STRINGS, NUM_ACTIONS, T_END, T_HC2, T_PATH, T_REC, T_RECHC, T_SWAP
+from .board import NAMES, NUM_CELLS, START_CELLS
+from .errors import IllegalMoveError
+from .pieces import BR, CARDS, CODES, CU, HE, NUM_KINDS, SIDES
+from .rules import (
+    ACTION,
+    CAPTURE,
+    PHASES,
+    REACTION,
+    RECRUIT,
+    cards_held,
+    gen_action_phase,
+    gen_reaction,
+    gen_recruit,
+    lost,
+    nemesis_owner,
+)
+
+TURN_LIMIT = 200
+REPETITIONS = 3
+TERMINATIONS = ("capture", "surround")
+
+
+class State:
+    """A Leaders game: position, history (for undo and the record) and the draw-rule bookkeeping."""
+
+    __slots__ = (
+        "_history",
+        "_reps",
+        "_stack",
+        "_start",
+        "acted_mask",
+        "board",
+        "deck",
+        "deck_pos",
+        "draw_rule",
+        "loc",
+        "market_cards",
+        "phase_id",
+        "recruits",
+        "termination",
+        "turn",
+        "turns",
+        "winner",
+    )
+
+    def __init__(self, board: list[int], turn: int, phase: int, acted: int, market: list[int], deck: list[int],
+                 recruits: int, turns: int, draw_rule: bool = True) -> None:
+        self.board = board
+        self.loc = [-1] * (NUM_KINDS * 2)
+        for c, p in enumerate(board):
+            if p >= 0:
+                self.loc[p] = c
+        self.turn = turn
+        self.phase_id = phase
+        self.acted_mask = acted
+        self.market_cards = market
+        self.deck = deck
+        self.deck_pos = 0
+        self.recruits = recruits
+        self.turns = turns
+        self.draw_rule = draw_rule
+        self.winner: int | None = None
+        self.termination: str | None = None
+        self._stack: list[list[Any]] = []
+        self._history: list[int] = []
+        self._reps: dict[tuple[Any, ...], int] = {}
+        self._start = ""
+        if draw_rule and phase == ACTION and acted == 0:
+            self._reps[self._rep_key()] = 1
+        self._start = self.position()
+
+    # ----------------------------------------------------------------- basic properties
+    @property
+    def to_play(self) -> int:
+        """Who must decide now: the Nemesis owner during a reaction, else the turn player."""
+        if self.phase_id == REACTION:
+            return nemesis_owner(self.loc)
+        return self.turn
+
+    @property
+    def phase(self) -> str:
+        return PHASES[self.phase_id]
+
+    @property
+    def is_over(self) -> bool:
+        return self.termination is not None
+
+    @property
+    def market(self) -> list[str | None]:
+        return [CODES[c] if c >= 0 else None for c in self.market_cards]
+
+    @property
+    def deck_size(self) -> int:
+        return len(self.deck) - self.deck_pos
+
+    @property
+    def acted(self) -> frozenset[str]:
+        return frozenset(CODES[k] for k in range(NUM_KINDS) if (self.acted_mask >> k) & 1)
+
+    def pieces(self) -> list[tuple[int, str, str]]:
+        """(side, code, cell) of every piece, South first, in table order."""
+        out = []
+        for side in (0, 1):
+            for k in range(NUM_KINDS):
+                c = self.loc[k * 2 + side]
+                if c >= 0:
+                    out.append((side, CODES[k], NAMES[c]))
+        return out
+
+    def key(self) -> tuple[Any, ...]:
+        """Cheap hashable key of the position (the turn counter is left out)."""
+        return (tuple(self.board), self.turn, self.phase_id, self.acted_mask, tuple(self.market_cards),
+                self.deck_pos, self.recruits)
+
+    def _rep_key(self) -> tuple[Any, ...]:
+        return (tuple(self.board), self.turn, tuple(self.market_cards))
+
+    # ----------------------------------------------------------------- fast path
+    def legal_actions(self) -> list[int]:
+        """Legal action ids for ``to_play`` (one per resulting position)."""
+        out: list[int] = []
+        if self.termination is not None:
+            return out
+        self._generate(out, None)
+        return out
+
+    def _generate(self, out: list[int], alts: set[int] | None) -> None:
+        if self.phase_id == ACTION:
+            gen_action_phase(self, out, alts)
+        elif self.phase_id == RECRUIT:
+            gen_recruit(self, out)
+        else:
+            gen_reaction(self, out, alts)
+
+    def accepted_actions(self) -> set[int]:
+        """Every action id ``play``/``apply`` accepts now: the listed ones plus equivalent spellings."""
+        out: list[int] = []
+        alts: set[int] = set()
+        if self.termination is None:
+            self._generate(out, alts)
+        alts.update(out)
+        return alts
+
+    def apply(self, action: int) -> None:
+        """Apply a legal action id without validation; ``undo`` takes it back."""
+        self._stack.append([self.board, self.loc, self.turn, self.phase_id, self.acted_mask, self.market_cards,
+                            self.deck_pos, self.recruits, self.turns, self.winner, self.termination, None])
+        self._history.append(action)
+        board = self.board = self.board[:]
+        loc = self.loc = self.loc[:]
+        t, args = DECODE[action]
+        phase = self.phase_id
+        if phase == REACTION:
+            f, dest = args[0], args[-1]
+            p = board[f]
+            board[f] = -1
+            board[dest] = p
+            loc[p] = dest
+            owner = p & 1
+            self.phase_id = ACTION
+            other = owner ^ 1
+            how = lost(board, loc[other], other)
+            if how:
+                self._finish(owner, how)
+                return
+            how = lost(board, loc[owner], owner)
+            if how:
+                self._finish(other, how)
+            return
+        side = self.turn
+        if phase == RECRUIT:
+            market = self.market_cards = self.market_cards[:]
+            if t == T_REC:
+                kind, c = args
+                p = kind * 2 + side
+                board[c] = p
+                loc[p] = c
+            else:
+                kind = HE
+                c1, c2 = args
+                board[c1] = HE * 2 + side
+                loc[HE * 2 + side] = c1
+                board[c2] = CU * 2 + side
+                loc[CU * 2 + side] = c2
+            slot = market.index(kind)
+            if self.deck_pos < len(self.deck):
+                market[slot] = self.deck[self.deck_pos]
+                self.deck_pos += 1
+            else:
+                market[slot] = -1
+            self.recruits -= 1
+            other = side ^ 1
+            how = lost(board, loc[other], other)
+            if how:
+                self._finish(side, how)
+                return
+            self._recruit_or_end()
+            return
+        # action phase
+        if t == T_END:
+            self._recruit_or_end()
+            return
+        old_leaders = (loc[0], loc[1])
+        if t == T_PATH:
+            f, dest = args[0], args[-1]
+            p = board[f]
+            board[f] = -1
+            board[dest] = p
+            loc[p] = dest
+            kind = p >> 1
+            if kind == HE or kind == CU:
+                self.acted_mask |= (1 << HE) | (1 << CU)
+            else:
+                self.acted_mask |= 1 << kind
+        elif t == T_HC2:
+            f1, t1, f2, t2 = args
+            p1 = board[f1]
+            board[f1] = -1
+            board[t1] = p1
+            loc[p1] = t1
+            p2 = board[f2]
+            board[f2] = -1
+            board[t2] = p2
+            loc[p2] = t2
+            self.acted_mask |= (1 << HE) | (1 << CU)
+        elif t == T_SWAP:
+            f, tg = args
+            p, q = board[f], board[tg]
+            board[f] = q
+            board[tg] = p
+            loc[p] = tg
+            loc[q] = f
+            self.acted_mask |= 1 << (p >> 1)
+        else:  # T_TARGET
+            f, tg, dest = args
+            p, q = board[f], board[tg]
+            board[dest] = q
+            loc[q] = dest
+            if p >> 1 == BR:
+                board[f] = -1
+                board[tg] = p
+                loc[p] = tg
+            else:
+                board[tg] = -1
+            self.acted_mask |= 1 << (p >> 1)
+        other = side ^ 1
+        how = lost(board, loc[other], other)
+        if how:
+            self._finish(side, how)
+            return
+        owner = nemesis_owner(loc)
+        if owner >= 0 and old_leaders[owner ^ 1] != loc[owner ^ 1]:
+            probe: list[int] = []
+            gen_reaction(self, probe)
+            if probe:
+                self.phase_id = REACTION
+
+    def _finish(self, winner: int, how: int) -> None:
+        self.winner = winner
+        self.termination = "capture" if how == CAPTURE else "surround"
+
+    def _recruit_or_end(self) -> None:
+        if self.recruits > 0 and cards_held(self.loc, self.turn) < 5:
+            probe: list[int] = []
+            gen_recruit(self, probe, first_only=True)
+            if probe:
+                self.phase_id = RECRUIT
+                return
+        self._end_turn()
+
+    def _end_turn(self) -> None:
+        self.turn ^= 1
+        self.turns += 1
+        self.acted_mask = 0
+        self.phase_id = ACTION
+        self.recruits = 2 if (self.turn == 1 and self.turns == 1) else 1
+        if not self.draw_rule:
+            return
+        key = self._rep_key()
+        n = self._reps.get(key, 0) + 1
+        self._reps[key] = n
+        self._stack[-1][-1] = key
+        if n >= REPETITIONS:
+            self.termination = "repetition"
+        elif self.turns >= TURN_LIMIT:
+            self.termination = "turn-limit"
+
+    def undo(self) -> None:
+        """Take back the last action (from ``play`` or ``apply``)."""
+        if not self._stack:
+            raise IllegalMoveError("nothing to undo")
+        (self.board, self.loc, self.turn, self.phase_id, self.acted_mask, self.market_cards, self.deck_pos,
+         self.recruits, self.turns, self.winner, self.termination, key) = self._stack.pop()
+        self._history.pop()
+        if key is not None:
+            n = self._reps[key] - 1
+            if n:
+                self._reps[key] = n
+            else:
+                del self._reps[key]
+
+    def clone(self) -> State:
+        """An independent copy sharing nothing mutable (history included, so undo works on it)."""
+        c = State.__new__(State)
+        c.board = self.board[:]
+        c.loc = self.loc[:]
+        c.turn, c.phase_id, c.acted_mask = self.turn, self.phase_id, self.acted_mask
+        c.market_cards = self.market_cards[:]
+        c.deck, c.deck_pos = self.deck, self.deck_pos
+        c.recruits, c.turns, c.draw_rule = self.recruits, self.turns, self.draw_rule
+        c.winner, c.termination = self.winner, self.termination
+        c._stack = [e[:] for e in self._stack]
+        c._history = self._history[:]
+        c._reps = dict(self._reps)
+        c._start = self._start
+        return c
+
+    @staticmethod
+    def action_to_move(action: int) -> str:
+        return MOVE_STRINGS[action]
+
+    @staticmethod
+    def move_to_action(move: str) -> int:
+        """The action id of a move string (any well-formed spelling); raises IllegalMoveError if malformed."""
+        return notation.parse_move(move)
+
+    # ----------------------------------------------------------------- string API
+    def legal_moves(self) -> list[str]:
+        return sorted(MOVE_STRINGS[a] for a in self.legal_actions())
+
+    def play(self, move: str) -> None:
+        """Play a move string; raises IllegalMoveError (state unchanged) saying why it is not legal."""
+        if self.termination is not None:
+            raise IllegalMoveError(f"game over ({self._result_text()}): no more moves")
+        action = notation.parse_move(move)
+        if action in self.accepted_actions():
+            self.apply(action)
+            return
+        from .explain import explain
+
+        raise IllegalMoveError(f"illegal move '{move.strip()}': {explain(self, action)}")
+
+    def _result_text(self) -> str:
+        if self.winner is None:
+            return f"draw by {self.termination}"
+        return f"{SIDES[self.winner]} won by {self.termination}"
+
+    def position(self) -> str:
+        return notation.format_position(self)
+
+    def record(self) -> dict[str, Any]:
+        rec: dict[str, Any] = {
+            "game": "leaders",
+            "start": self._start,
+            "moves": [MOVE_STRINGS[a] for a in self._history],
+            "result": None if self.termination is None else ("draw" if self.winner is None
+                                                             else SIDES[self.winner]),
+            "termination": self.termination,
+        }
+        if not self.draw_rule:
+            rec["draw_rule"] = False
+        return rec
+
+    @property
+    def last_move(self) -> str | None:
+        return MOVE_STRINGS[self._history[-1]] if self._history else None
+
+    def view(self) -> dict[str, Any]:
+        """JSON-safe description for UIs (no hidden deck order)."""
+        return {
+            "game": "leaders",
+            "pieces": [{"side": s, "code": k, "cell": c} for s, k, c in self.pieces()],
+            "turn": self.turn,
+            "to_play": self.to_play,
+            "phase": self.phase,
+            "acted": [CODES[k] for k in range(NUM_KINDS) if (self.acted_mask >> k) & 1],
+            "market": self.market,
+            "deck_size": self.deck_size,
+            "recruits": self.recruits,
+            "turns": self.turns,
+            "is_over": self.is_over,
+            "winner": self.winner,
+            "termination": self.termination,
+            "legal_moves": self.legal_moves(),
+            "last_move": self.last_move,
+        }
+
+    def __repr__(self) -> str:
+        return f"leaders.State({self.position()!r})"
+
+
+def new_game(seed: int | None = None, draw_rule: bool = True) -> State:
+    """The standard start: both Leaders on their start cells, the 16 cards shuffled by ``seed``."""
+    cards = list(CARDS)
+    random.Random(seed).shuffle(cards)
+    board = [-1] * NUM_CELLS
+    board[START_CELLS[0]] = 0
+    board[START_CELLS[1]] = 1
+    return State(board, 0, ACTION, 0, cards[:3], cards[3:], 1, 0, draw_rule)
+
+
+def from_position(text: str, draw_rule: bool = True) -> State:
+    """A state from a position string of §5.2 (raises PositionError)."""
+    return notation.parse_position(text, draw_rule)
+
+
+__all__ = ["ID_OF", "NUM_ACTIONS", "T_RECHC", "State", "from_position", "new_game"]
