@@ -109,4 +109,7 @@ RECRUIT_CELLS: tuple[tuple[int, ...], tuple[int, ...]] = (
     tuple(CELL_OF[f"{col}1"] for col in COLUMNS),
     tuple(CELL_OF[n] for n in ("a4", "b5", "c6", "d7", "e6", "f5", "g4")),
 )
-RECRUIT_SET: tuple[frozenset[int], frozenset[int]] = (frozenset(RECRUIT_CELLS[0]), frozenset(RECRUIT_CELLS[1]))
+RECRUIT_SET: tuple[frozenset[int], frozenset[int]] = (
+    frozenset(RECRUIT_CELLS[0]),
+    frozenset(RECRUIT_CELLS[1]),
+)

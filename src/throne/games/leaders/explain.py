@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import TYPE_CHECKING
 
 from .actions import DECODE, T_END, T_HC2, T_PATH, T_REC, T_RECHC, T_SWAP, T_TARGET
@@ -67,7 +68,7 @@ def _reaction_reason(st: State, action: int) -> str:
     for c in args[1:]:
         if st.board[c] >= 0:
             return f"{NAMES[c]} is occupied"
-    if not all(ADJACENT[a][b] for a, b in zip(args, args[1:], strict=False)):
+    if not all(ADJACENT[a][b] for a, b in itertools.pairwise(args)):
         return "the Nemesis moves by basic steps between neighbouring cells"
     return "that path would leave your own Leader surrounded while another path exists"
 

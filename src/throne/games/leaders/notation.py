@@ -44,7 +44,9 @@ def parse_move(text: str) -> int:
         code = m.group(1).upper()
         kind = KIND_OF.get(code)
         if kind is None or kind == 0:
-            raise IllegalMoveError(f"unknown card code '{code}' (cards: {', '.join(CODES[k] for k in CARDS)})")
+            raise IllegalMoveError(
+                f"unknown card code '{code}' (cards: {', '.join(CODES[k] for k in CARDS)})"
+            )
         if kind == CU:
             raise IllegalMoveError("the Cub is recruited with the Hermit: +HE@CELL,CELL")
         c1 = cell(m.group(2))
@@ -93,7 +95,9 @@ def parse_move(text: str) -> int:
         d = cell(m.group(3))
         a = TARGET[(f * N + t) * N + d]
         if a < 0:
-            raise IllegalMoveError("no ability moves a piece this way (target in line, destination next to it)")
+            raise IllegalMoveError(
+                "no ability moves a piece this way (target in line, destination next to it)"
+            )
         return a
     raise IllegalMoveError(f"malformed move '{text.strip()}': {_FORMS}")
 
@@ -109,13 +113,17 @@ def _codes(mask_or_list: list[int]) -> str:
 def format_position(st: State) -> str:
     sides = []
     for side in (0, 1):
-        items = [f"{CODES[k]}{NAMES[st.loc[k * 2 + side]]}" for k in range(NUM_KINDS) if st.loc[k * 2 + side] >= 0]
+        items = [
+            f"{CODES[k]}{NAMES[st.loc[k * 2 + side]]}" for k in range(NUM_KINDS) if st.loc[k * 2 + side] >= 0
+        ]
         sides.append(f"{SIDES[side]}=" + ",".join(items))
     acted = [k for k in range(NUM_KINDS) if (st.acted_mask >> k) & 1]
     market = ",".join(CODES[k] if k >= 0 else "-" for k in st.market_cards)
-    deck = st.deck[st.deck_pos:]
-    return (f"{sides[0]} {sides[1]} turn={SIDES[st.turn]} phase={st.phase} acted={_codes(acted)} "
-            f"market={market} deck={_codes(deck)} recruits={st.recruits} turns={st.turns}")
+    deck = st.deck[st.deck_pos :]
+    return (
+        f"{sides[0]} {sides[1]} turn={SIDES[st.turn]} phase={st.phase} acted={_codes(acted)} "
+        f"market={market} deck={_codes(deck)} recruits={st.recruits} turns={st.turns}"
+    )
 
 
 def _card_list(value: str, what: str, allow_gaps: bool) -> list[int]:

@@ -12,7 +12,12 @@ KINDS: tuple[tuple[str, str, str, str], ...] = (
     ("BR", "Bruiser", "active", "move into an adjacent enemy's cell and push it to one of the 3 far cells"),
     ("RG", "Royal Guard", "active", "move next to the own Leader, then may take one more basic step"),
     ("IL", "Illusionist", "active", "swap places with a visible, non-adjacent character in a straight line"),
-    ("CL", "Claw Launcher", "active", "move next to a visible character 2+ cells away in line, or pull it in"),
+    (
+        "CL",
+        "Claw Launcher",
+        "active",
+        "move next to a visible character 2+ cells away in line, or pull it in",
+    ),
     ("MA", "Manipulator", "active", "move a visible, non-adjacent enemy in line by one cell"),
     ("WA", "Wanderer", "active", "move to any empty cell not adjacent to an enemy character"),
     ("BM", "Brewmaster", "active", "move an adjacent ally one cell"),

@@ -52,8 +52,9 @@ class _Ctx:
 
     __slots__ = ("alts", "board", "check", "jail", "lc", "loc", "near", "out", "p_side", "prot", "protect")
 
-    def __init__(self, st: State, out: list[int], alts: set[int] | None, check: bool, jail: bool,
-                 protect: bool) -> None:
+    def __init__(
+        self, st: State, out: list[int], alts: set[int] | None, check: bool, jail: bool, protect: bool
+    ) -> None:
         self.board = st.board
         self.loc = st.loc
         self.p_side = side = st.turn
@@ -322,7 +323,7 @@ def gen_piece(ctx: _Ctx, st: State, kind: int) -> None:
     if kind == 0:
         _leader(ctx, st, p, f)
         return
-    if kind == HE or kind == CU:
+    if kind in (HE, CU):
         _hermit_cub(ctx, st)
         return
     if kind == NE:
@@ -355,8 +356,14 @@ def gen_piece(ctx: _Ctx, st: State, kind: int) -> None:
         _brewmaster(ctx, f)
 
 
-def make_ctx(st: State, out: list[int], alts: set[int] | None = None, check: bool = True, jail: bool = True,
-             protect: bool = True) -> _Ctx:
+def make_ctx(
+    st: State,
+    out: list[int],
+    alts: set[int] | None = None,
+    check: bool = True,
+    jail: bool = True,
+    protect: bool = True,
+) -> _Ctx:
     return _Ctx(st, out, alts, check, jail, protect)
 
 

@@ -52,8 +52,18 @@ class State:
         "winner",
     )
 
-    def __init__(self, board: list[int], turn: int, phase: int, acted: int, market: list[int], deck: list[int],
-                 recruits: int, turns: int, draw_rule: bool = True) -> None:
+    def __init__(
+        self,
+        board: list[int],
+        turn: int,
+        phase: int,
+        acted: int,
+        market: list[int],
+        deck: list[int],
+        recruits: int,
+        turns: int,
+        draw_rule: bool = True,
+    ) -> None:
         self.board = board
         self.loc = [-1] * (NUM_KINDS * 2)
         for c, p in enumerate(board):
@@ -118,8 +128,15 @@ class State:
 
     def key(self) -> tuple[Any, ...]:
         """Cheap hashable key of the position (the turn counter is left out)."""
-        return (tuple(self.board), self.turn, self.phase_id, self.acted_mask, tuple(self.market_cards),
-                self.deck_pos, self.recruits)
+        return (
+            tuple(self.board),
+            self.turn,
+            self.phase_id,
+            self.acted_mask,
+            tuple(self.market_cards),
+            self.deck_pos,
+            self.recruits,
+        )
 
     def _rep_key(self) -> tuple[Any, ...]:
         return (tuple(self.board), self.turn, tuple(self.market_cards))
@@ -152,8 +169,22 @@ class State:
 
     def apply(self, action: int) -> None:
         """Apply a legal action id without validation; ``undo`` takes it back."""
-        self._stack.append([self.board, self.loc, self.turn, self.phase_id, self.acted_mask, self.market_cards,
-                            self.deck_pos, self.recruits, self.turns, self.winner, self.termination, None])
+        self._stack.append(
+            [
+                self.board,
+                self.loc,
+                self.turn,
+                self.phase_id,
+                self.acted_mask,
+                self.market_cards,
+                self.deck_pos,
+                self.recruits,
+                self.turns,
+                self.winner,
+                self.termination,
+                None,
+            ]
+        )
         self._history.append(action)
         board = self.board = self.board[:]
         loc = self.loc = self.loc[:]
@@ -217,7 +248,7 @@ class State:
             board[dest] = p
             loc[p] = dest
             kind = p >> 1
-            if kind == HE or kind == CU:
+            if kind in (HE, CU):
                 self.acted_mask |= (1 << HE) | (1 << CU)
             else:
                 self.acted_mask |= 1 << kind
@@ -298,8 +329,20 @@ class State:
         """Take back the last action (from ``play`` or ``apply``)."""
         if not self._stack:
             raise IllegalMoveError("nothing to undo")
-        (self.board, self.loc, self.turn, self.phase_id, self.acted_mask, self.market_cards, self.deck_pos,
-         self.recruits, self.turns, self.winner, self.termination, key) = self._stack.pop()
+        (
+            self.board,
+            self.loc,
+            self.turn,
+            self.phase_id,
+            self.acted_mask,
+            self.market_cards,
+            self.deck_pos,
+            self.recruits,
+            self.turns,
+            self.winner,
+            self.termination,
+            key,
+        ) = self._stack.pop()
         self._history.pop()
         if key is not None:
             n = self._reps[key] - 1
@@ -362,8 +405,9 @@ class State:
             "game": "leaders",
             "start": self._start,
             "moves": [MOVE_STRINGS[a] for a in self._history],
-            "result": None if self.termination is None else ("draw" if self.winner is None
-                                                             else SIDES[self.winner]),
+            "result": None
+            if self.termination is None
+            else ("draw" if self.winner is None else SIDES[self.winner]),
             "termination": self.termination,
         }
         if not self.draw_rule:
