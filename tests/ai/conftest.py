@@ -5,6 +5,8 @@ from collections.abc import Iterator
 import pytest
 
 from throne import ai
+from throne.ai.base import Budget
+from throne.ai.mcts import MctsBot
 from throne.ai.random_bot import RandomBot
 
 from .toy import NIM, TICTACTOE
@@ -16,6 +18,7 @@ def toy_games() -> Iterator[None]:
     for adapter in (TICTACTOE, NIM):
         ai.register_game(adapter)
         ai.register_bot(adapter.name, "random", RandomBot, "uniformly random legal moves")
+        ai.register_bot(adapter.name, "mcts-test", MctsBot, "small MCTS", budget=Budget(iterations=50))
         for name, factory in (
             ("crash", CrashingBot),
             ("sleep", SleepingBot),

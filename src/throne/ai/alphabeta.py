@@ -1,0 +1,171 @@
+"""Alpha-beta search for two-seat games, over single actions, with iterative deepening.
+
+Turns may hold several actions of the same seat (Leaders): a node maximises when the root seat is to play
+and minimises otherwise, so no strict alternation is assumed. A transposition table keyed by
+`SearchOps.key` stores bounds and best actions for move ordering. The iteration budget counts visited nodes;
+when it runs out the result of the last completed depth is used.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable
+from typing import Any
+
+from throne.ai.base import Budget, BudgetClock, check_turn
+from throne.ai.search import SearchOps
+
+DEFAULT_BUDGET = Budget(iterations=20000)
+WIN_BONUS = 1e-3
+"""Terminal values are pushed beyond [0, 1] by this much per remaining ply, so faster wins score higher."""
+
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+class AlphaBetaBot:
+    """Iterative-deepening alpha-beta; deterministic for a given seed and node budget."""
+
+    def __init__(
+        self,
+        seed: int = 0,
+        budget: Budget | None = None,
+        name: str = "alphabeta",
+        *,
+        ops: SearchOps | None = None,
+        max_depth: int = 32,
+        order_depth: int = 2,
+    ) -> None:
+        self.name = name
+        self.default_budget = budget or DEFAULT_BUDGET
+        self.ops = ops or SearchOps()
+        self.max_depth = max_depth
+        self.order_depth = order_depth
+        self._rng = random.Random(seed)
+        self.last_depth = 0
+        self.last_nodes = 0
+
+    def choose(self, state: Any, seat: int, budget: Budget | None = None) -> str:
+        check_turn(state, seat)
+        actions = self.ops.actions(state)
+        if len(actions) == 1:
+            return self.ops.move_string(state, actions[0])
+        action = self.search(state, seat, (budget or Budget()).or_default(self.default_budget))
+        return self.ops.move_string(state, action)
+
+    def search(self, state: Any, seat: int, budget: Budget) -> Any:
+        self._me = seat
+        self._clock: BudgetClock = budget.clock()
+        self._table: dict[Hashable, tuple[int, float, int, Any]] = {}
+        root_actions = list(self.ops.actions(state))
+        self._rng.shuffle(root_actions)
+        best = root_actions[0]
+        self.last_depth = 0
+        for depth in range(1, self.max_depth + 1):
+            try:
+                value, action = self._root(state, root_actions, depth)
+            except _OutOfBudget:
+                break
+            best = action
+            self.last_depth = depth
+            root_actions.remove(action)
+            root_actions.insert(0, action)
+            if value >= 1.0 or value <= 0.0:  # a forced result was found
+                break
+        self.last_nodes = self._clock.done
+        return best
+
+    def _root(self, state: Any, actions: list[Any], depth: int) -> tuple[float, Any]:
+        ops = self.ops
+        alpha, beta = -2.0, 2.0
+        best_action, best_value = actions[0], -2.0
+        for action in actions:
+            ops.apply(state, action)
+            try:
+                value = self._search(state, depth - 1, alpha, beta)
+            finally:
+                ops.undo(state)
+            if value > best_value:
+                best_value, best_action = value, action
+            alpha = max(alpha, value)
+        return best_value, best_action
+
+    def _search(self, state: Any, depth: int, alpha: float, beta: float) -> float:
+        if not self._clock.tick():
+            raise _OutOfBudget
+        ops = self.ops
+        if state.is_over:
+            value = ops.terminal_values(state)[self._me]
+            if value == 1.0:
+                return 1.0 + WIN_BONUS * depth
+            if value == 0.0:
+                return -WIN_BONUS * depth
+            return value
+        if depth <= 0:
+            return ops.values(state)[self._me]
+        key = ops.key(state)
+        hint = None
+        if key is not None:
+            entry = self._table.get(key)
+            if entry is not None:
+                e_depth, e_value, e_flag, hint = entry
+                if e_depth >= depth and (
+                    e_flag == _EXACT
+                    or (e_flag == _LOWER and e_value >= beta)
+                    or (e_flag == _UPPER and e_value <= alpha)
+                ):
+                    return e_value
+        maximizing = state.to_play == self._me
+        actions = self._ordered(state, depth, maximizing, hint)
+        alpha0, beta0 = alpha, beta
+        best_action = None
+        if maximizing:
+            best = -2.0
+            for action in actions:
+                ops.apply(state, action)
+                try:
+                    value = self._search(state, depth - 1, alpha, beta)
+                finally:
+                    ops.undo(state)
+                if value > best:
+                    best, best_action = value, action
+                    alpha = max(alpha, value)
+                    if alpha >= beta:
+                        break
+        else:
+            best = 3.0
+            for action in actions:
+                ops.apply(state, action)
+                try:
+                    value = self._search(state, depth - 1, alpha, beta)
+                finally:
+                    ops.undo(state)
+                if value < best:
+                    best, best_action = value, action
+                    beta = min(beta, value)
+                    if alpha >= beta:
+                        break
+        if key is not None:
+            flag = _UPPER if best <= alpha0 else _LOWER if best >= beta0 else _EXACT
+            self._table[key] = (depth, best, flag, best_action)
+        return best
+
+    def _ordered(self, state: Any, depth: int, maximizing: bool, hint: Any) -> list[Any]:
+        ops = self.ops
+        actions = list(ops.actions(state))
+        if depth >= self.order_depth:
+            scored = []
+            for action in actions:
+                ops.apply(state, action)
+                v = ops.values(state)[self._me]
+                ops.undo(state)
+                scored.append((v, action))
+            scored.sort(key=lambda t: t[0], reverse=maximizing)
+            actions = [a for _, a in scored]
+        if hint is not None and hint in actions:
+            actions.remove(hint)
+            actions.insert(0, hint)
+        return actions

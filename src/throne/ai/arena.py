@@ -1,0 +1,220 @@
+"""Bot-versus-bot matches over many games, seats rotated, on a process pool.
+
+Game `i` deals with seed `seed + i // players` and puts bot A in seat `i % players`, so every deal is played
+with A in every seat. In Hidden Leaders bot A holds one seat and bot B all the others.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from throne.ai.base import AIError
+from throne.ai.games import GameAdapter
+from throne.ai.registry import BotEntry, bot_entry, game_adapter
+from throne.ai.stats import wilson
+
+MAX_MOVES = 20000
+"""A game still running after this many decisions is stopped and counted as a draw (a safety net only)."""
+
+
+class ArenaError(AIError):
+    """Bad arena settings (player count, number of games)."""
+
+
+@dataclass(frozen=True)
+class GameResult:
+    index: int
+    seed: int
+    seat_a: int
+    winner: int | None
+    moves: int
+    seconds_a: float
+    moves_a: int
+    seconds_b: float
+    moves_b: int
+    record: dict | None = None
+
+    @property
+    def a_won(self) -> bool:
+        return self.winner == self.seat_a
+
+    @property
+    def b_won(self) -> bool:
+        return self.winner is not None and self.winner != self.seat_a
+
+
+def play_game(
+    adapter: GameAdapter,
+    entry_a: BotEntry,
+    entry_b: BotEntry,
+    players: int,
+    index: int,
+    seed: int,
+    keep_record: bool = False,
+) -> GameResult:
+    """Play one game to its end (module-level so pool workers can run it)."""
+    seat_a = index % players
+    deal = seed + index // players
+    state = adapter.new_game(deal, players)
+    bots = {
+        seat: (entry_a if seat == seat_a else entry_b).build(seed=deal * 101 + seat * 7 + 1)
+        for seat in range(players)
+    }
+    spent = [0.0, 0.0]
+    counts = [0, 0]
+    moves = 0
+    while not state.is_over and moves < MAX_MOVES:
+        seat = state.to_play
+        started = time.perf_counter()
+        move = bots[seat].choose(state, seat)
+        side = 0 if seat == seat_a else 1
+        spent[side] += time.perf_counter() - started
+        counts[side] += 1
+        state.play(move)
+        moves += 1
+    winner = state.winner if state.is_over else None
+    return GameResult(
+        index=index,
+        seed=deal,
+        seat_a=seat_a,
+        winner=winner,
+        moves=moves,
+        seconds_a=spent[0],
+        moves_a=counts[0],
+        seconds_b=spent[1],
+        moves_b=counts[1],
+        record=adapter.record(state) if keep_record else None,
+    )
+
+
+def _play_job(args: tuple) -> GameResult:
+    return play_game(*args)
+
+
+def run_arena(
+    game: str,
+    bot_a: str,
+    bot_b: str,
+    *,
+    games: int,
+    players: int | None = None,
+    jobs: int = 1,
+    seed: int = 0,
+    save: Path | None = None,
+    progress: Callable[[GameResult], None] | None = None,
+) -> dict[str, Any]:
+    """Play `games` games of `bot_a` against `bot_b` and return the report (see `summarize`)."""
+    adapter = game_adapter(game)
+    entry_a, entry_b = bot_entry(game, bot_a), bot_entry(game, bot_b)
+    players = players or adapter.default_players
+    if players not in adapter.players:
+        raise ArenaError(f"{game} is played by {', '.join(map(str, adapter.players))} players, not {players}")
+    if games < 1:
+        raise ArenaError(f"an arena needs at least one game, got {games}")
+    keep = save is not None
+    tasks = [(adapter, entry_a, entry_b, players, i, seed, keep) for i in range(games)]
+    results: list[GameResult] = []
+    started = time.perf_counter()
+    for result in _run(tasks, jobs):
+        results.append(result)
+        if progress is not None:
+            progress(result)
+    report = summarize(game, bot_a, bot_b, players, seed, results)
+    report["wall_seconds"] = round(time.perf_counter() - started, 3)
+    if save is not None:
+        _save(save, report, results)
+    return report
+
+
+def _run(tasks: list[tuple], jobs: int) -> Iterable[GameResult]:
+    if jobs <= 1:
+        for task in tasks:
+            yield _play_job(task)
+        return
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        yield from pool.map(_play_job, tasks, chunksize=1)
+
+
+def summarize(
+    game: str, bot_a: str, bot_b: str, players: int, seed: int, results: list[GameResult]
+) -> dict[str, Any]:
+    """Win rates with 95% Wilson intervals, draws, average length and time per move, per-seat splits."""
+    n = len(results)
+    a_wins = sum(r.a_won for r in results)
+    b_wins = sum(r.b_won for r in results)
+    draws = n - a_wins - b_wins
+
+    def side(wins: int) -> dict[str, Any]:
+        lo, hi = wilson(wins, n)
+        return {"wins": wins, "win_rate": wins / n if n else 0.0, "ci95": [round(lo, 4), round(hi, 4)]}
+
+    def per_move(seconds: float, moves: int) -> float:
+        return seconds / moves if moves else 0.0
+
+    by_seat = {}
+    for seat in range(players):
+        mine = [r for r in results if r.seat_a == seat]
+        by_seat[str(seat)] = {"games": len(mine), "a_wins": sum(r.a_won for r in mine)}
+    return {
+        "game": game,
+        "bot_a": bot_a,
+        "bot_b": bot_b,
+        "players": players,
+        "games": n,
+        "seed": seed,
+        "a": side(a_wins),
+        "b": side(b_wins),
+        "draws": draws,
+        "avg_moves": sum(r.moves for r in results) / n if n else 0.0,
+        "seconds_per_move": {
+            "a": per_move(sum(r.seconds_a for r in results), sum(r.moves_a for r in results)),
+            "b": per_move(sum(r.seconds_b for r in results), sum(r.moves_b for r in results)),
+        },
+        "a_by_seat": by_seat,
+        "results": [
+            {"index": r.index, "seed": r.seed, "seat_a": r.seat_a, "winner": r.winner, "moves": r.moves}
+            for r in results
+        ],
+    }
+
+
+def format_report(report: dict[str, Any]) -> str:
+    """The report as a few lines of text."""
+    a, b = report["a"], report["b"]
+    b_label = report["bot_b"] if report["players"] == 2 else f"{report['bot_b']} (x{report['players'] - 1})"
+    spm = report["seconds_per_move"]
+    lines = [
+        f"{report['game']}: {report['bot_a']} vs {b_label}, {report['games']} games, "
+        f"{report['players']} players, seed {report['seed']}",
+        f"  {report['bot_a']:<12} wins {a['wins']:>5}  {a['win_rate']:6.1%}  "
+        f"95% CI [{a['ci95'][0]:.1%}, {a['ci95'][1]:.1%}]",
+        f"  {b_label:<12} wins {b['wins']:>5}  {b['win_rate']:6.1%}  "
+        f"95% CI [{b['ci95'][0]:.1%}, {b['ci95'][1]:.1%}]",
+        f"  draws / no winner {report['draws']}",
+        f"  average length {report['avg_moves']:.1f} moves; time per move "
+        f"{report['bot_a']} {spm['a'] * 1000:.2f} ms, {report['bot_b']} {spm['b'] * 1000:.2f} ms",
+        "  "
+        + report["bot_a"]
+        + " wins by seat: "
+        + ", ".join(f"{s}: {v['a_wins']}/{v['games']}" for s, v in report["a_by_seat"].items()),
+    ]
+    if "wall_seconds" in report:
+        lines.append(f"  wall time {report['wall_seconds']:.1f} s")
+    return "\n".join(lines)
+
+
+def _save(directory: Path, report: dict[str, Any], results: list[GameResult]) -> None:
+    directory.mkdir(parents=True, exist_ok=True)
+    # each game's record on its own (so `throne replay` reads it); seats and seeds are in arena.json
+    for r in results:
+        path = directory / f"game-{r.index:05d}.json"
+        path.write_text(json.dumps(r.record), encoding="utf-8")
+    (directory / "arena.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
