@@ -7,10 +7,8 @@ with A in every seat. In Hidden Leaders bot A holds one seat and bot B all the o
 from __future__ import annotations
 
 import json
-import multiprocessing
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -109,8 +107,14 @@ def run_arena(
     seed: int = 0,
     save: Path | None = None,
     progress: Callable[[GameResult], None] | None = None,
+    backend: str = "pool",
+    address: str | None = None,
 ) -> dict[str, Any]:
-    """Play `games` games of `bot_a` against `bot_b` and return the report (see `summarize`)."""
+    """Play `games` games of `bot_a` against `bot_b` and return the report (see `summarize`).
+
+    `backend`/`address` choose where the games run (`throne.dist.backend`: "pool", "ray", "serial"); the
+    results are the same for the same seed on every backend.
+    """
     adapter = game_adapter(game)
     entry_a, entry_b = bot_entry(game, bot_a), bot_entry(game, bot_b)
     players = players or adapter.default_players
@@ -122,7 +126,7 @@ def run_arena(
     tasks = [(adapter, entry_a, entry_b, players, i, seed, keep) for i in range(games)]
     results: list[GameResult] = []
     started = time.perf_counter()
-    for result in _run(tasks, jobs):
+    for result in _run(tasks, jobs, backend, address):
         results.append(result)
         if progress is not None:
             progress(result)
@@ -133,14 +137,14 @@ def run_arena(
     return report
 
 
-def _run(tasks: list[tuple], jobs: int) -> Iterable[GameResult]:
-    if jobs <= 1:
-        for task in tasks:
-            yield _play_job(task)
-        return
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        yield from pool.map(_play_job, tasks, chunksize=1)
+def _run(
+    tasks: list[tuple], jobs: int, backend: str = "pool", address: str | None = None
+) -> Iterable[GameResult]:
+    from throne.dist.backend import imap_games
+
+    if backend == "pool" and jobs <= 1:
+        backend = "serial"
+    yield from imap_games(_play_job, tasks, backend, address, workers=jobs if jobs > 1 else None)
 
 
 def summarize(
