@@ -8,10 +8,20 @@ from throne.games.leaders.board import CELL_OF
 TAIL = "turn={turn} phase={phase} acted={acted} market={market} deck={deck} recruits={recruits} turns={turns}"
 
 
-def pos(south: str, north: str, turn: str = "S", phase: str = "action", acted: str = "-", market: str = "-",
-        deck: str = "-", recruits: int = 1, turns: int = 6) -> str:
-    return f"S={south} N={north} " + TAIL.format(turn=turn, phase=phase, acted=acted, market=market, deck=deck,
-                                                 recruits=recruits, turns=turns)
+def pos(
+    south: str,
+    north: str,
+    turn: str = "S",
+    phase: str = "action",
+    acted: str = "-",
+    market: str = "-",
+    deck: str = "-",
+    recruits: int = 1,
+    turns: int = 6,
+) -> str:
+    return f"S={south} N={north} " + TAIL.format(
+        turn=turn, phase=phase, acted=acted, market=market, deck=deck, recruits=recruits, turns=turns
+    )
 
 
 def state(south: str, north: str, **kw: object) -> leaders.State:

@@ -96,8 +96,20 @@ PIECE_MOVES = [
         "Ld7",
         ("f3",),
         {
-            "f3-f4", "f3-g3", "f3-g2", "f3-f2", "f3-e3", "f3-e4",
-            "f3-d2", "f3-e1", "f3-c1", "f3-d2-d3", "f3-d2-e2", "f3-d2-c2", "f3-e1-f1", "f3-c1-b1",
+            "f3-f4",
+            "f3-g3",
+            "f3-g2",
+            "f3-f2",
+            "f3-e3",
+            "f3-e4",
+            "f3-d2",
+            "f3-e1",
+            "f3-c1",
+            "f3-d2-d3",
+            "f3-d2-e2",
+            "f3-d2-c2",
+            "f3-e1-f1",
+            "f3-c1-b1",
         },
     ),
     (
@@ -126,8 +138,20 @@ PIECE_MOVES = [
         "Ld1,MAc2",
         "Ld7,ACc5",
         ("c2",),
-        {"c2-c3", "c2-d3", "c2-d2", "c2-c1", "c2-b1", "c2-b2",
-         "c2:c5>c6", "c2:c5>d6", "c2:c5>d5", "c2:c5>c4", "c2:c5>b4", "c2:c5>b5"},
+        {
+            "c2-c3",
+            "c2-d3",
+            "c2-d2",
+            "c2-c1",
+            "c2-b1",
+            "c2-b2",
+            "c2:c5>c6",
+            "c2:c5>d6",
+            "c2:c5>d5",
+            "c2:c5>c4",
+            "c2:c5>b4",
+            "c2:c5>b5",
+        },
     ),
     (
         "manipulator-ignores-allies-and-adjacent",  # ally at c5, enemy adjacent on d3
@@ -163,17 +187,29 @@ PIECE_MOVES = [
         "Ld4",
         ("a1", "b1"),
         {
-            "a1-a2", "a1-b2", "b1-b2", "b1-c2", "b1-c1",
-            "a1-a2,b1-b2", "a1-a2,b1-c2", "a1-a2,b1-c1", "a1-a2,b1-a1",
-            "a1-b2,b1-c2", "a1-b2,b1-c1", "a1-b2,b1-a1",
-            "b1-b2,a1-b1", "b1-c2,a1-b1", "b1-c1,a1-b1",
+            "a1-a2",
+            "a1-b2",
+            "b1-b2",
+            "b1-c2",
+            "b1-c1",
+            "a1-a2,b1-b2",
+            "a1-a2,b1-c2",
+            "a1-a2,b1-c1",
+            "a1-a2,b1-a1",
+            "a1-b2,b1-c2",
+            "a1-b2,b1-c1",
+            "a1-b2,b1-a1",
+            "b1-b2,a1-b1",
+            "b1-c2,a1-b1",
+            "b1-c1,a1-b1",
         },
     ),
 ]
 
 
-@pytest.mark.parametrize(("south", "north", "at", "expected"), [r[1:] for r in PIECE_MOVES],
-                         ids=[r[0] for r in PIECE_MOVES])
+@pytest.mark.parametrize(
+    ("south", "north", "at", "expected"), [r[1:] for r in PIECE_MOVES], ids=[r[0] for r in PIECE_MOVES]
+)
 def test_piece_moves(south: str, north: str, at: tuple[str, ...], expected: set[str]) -> None:
     assert moves_from(state(south, north), *at) == expected
 
@@ -198,8 +234,9 @@ OUTCOMES = [
 ]
 
 
-@pytest.mark.parametrize(("south", "north", "move", "after"), [r[1:] for r in OUTCOMES],
-                         ids=[r[0] for r in OUTCOMES])
+@pytest.mark.parametrize(
+    ("south", "north", "move", "after"), [r[1:] for r in OUTCOMES], ids=[r[0] for r in OUTCOMES]
+)
 def test_move_outcome(south: str, north: str, move: str, after: str) -> None:
     st = state(south, north)
     st.play(move)

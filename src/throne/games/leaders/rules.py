@@ -429,8 +429,11 @@ def gen_reaction(st: State, out: list[int], alts: set[int] | None = None) -> Non
             out.append(PATH2[f][a])
 
 
-def cards_held(loc: list[int], side: int) -> int:
-    """Champion cards of ``side`` on the board (Hermit & Cub count once)."""
+MAX_CHAMPIONS = 4  # a hand is at most 5 cards: the Leader + 4 champions
+
+
+def champions_held(loc: list[int], side: int) -> int:
+    """Champion cards of ``side`` on the board (Hermit & Cub count once; the Leader is not counted)."""
     return sum(1 for k in CARDS if loc[k * 2 + side] >= 0)
 
 

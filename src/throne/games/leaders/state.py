@@ -13,10 +13,11 @@ from .pieces import BR, CARDS, CODES, CU, HE, NUM_KINDS, SIDES
 from .rules import (
     ACTION,
     CAPTURE,
+    MAX_CHAMPIONS,
     PHASES,
     REACTION,
     RECRUIT,
-    cards_held,
+    champions_held,
     gen_action_phase,
     gen_reaction,
     gen_recruit,
@@ -300,7 +301,7 @@ class State:
         self.termination = "capture" if how == CAPTURE else "surround"
 
     def _recruit_or_end(self) -> None:
-        if self.recruits > 0 and cards_held(self.loc, self.turn) < 5:
+        if self.recruits > 0 and champions_held(self.loc, self.turn) < MAX_CHAMPIONS:
             probe: list[int] = []
             gen_recruit(self, probe, first_only=True)
             if probe:
