@@ -35,7 +35,7 @@ PIECE_MOVES = [
         {"d4-d5", "d4-e3", "d4-d3", "d4-c3", "d4-c4"},
     ),
     (
-        "acrobat-single-and-double-jumps",  # over d4 to e4, then over f3 to g2; over c4 to c5; never back to c3
+        "acrobat-single-and-double-jumps",  # d4 to e4 then f3 to g2; c4 to c5; never back to c3
         "Ld1,ACc3,VIc4,ARf3",
         "Ld7,BRd4",
         ("c3",),
