@@ -1,0 +1,1030 @@
+"""Abilities of every hero (rule book §6), registered per card id, plus the generic decision filters.
+
+An ability is ``fn(state, me, card)``. It pushes decisions (``state.ask``) and later steps (``state.later``)
+onto the resolution stack; a step pushed first runs last. Continuations (``@cont``) receive the chosen value.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import EMPEROR, FACTIONS, is_of
+from .state import Cand, Frame, State, ability, cont, filt, op
+
+HT, IA, WF, UD = FACTIONS
+
+
+def parse_moves(text: str) -> list[tuple[str, int]]:
+    return [(m[0], int(m[1:])) for m in text.split()]
+
+
+# ====================================================================== generic filters
+
+
+@filt("marker")
+def _f_marker(st: State, fr: Frame) -> list[Cand]:
+    out = []
+    for o in fr["opts"]:
+        mv = parse_moves(o)
+        if st.changes(mv):
+            out.append((o, mv))
+    return out
+
+
+@filt("hero")
+def _f_hero(st: State, fr: Frame) -> list[Cand]:
+    fac = fr.get("fac")
+    nfac = fr.get("nfac")
+    ex = set(fr.get("ex", ()))
+    if fr.get("nochain"):
+        ex.update(st.chain)
+
+    def pred(c: str) -> bool:
+        if c in ex:
+            return False
+        if fac is not None and not is_of(c, fac):
+            return False
+        return not (nfac is not None and is_of(c, nfac))
+
+    plain = fac is None and nfac is None and not ex
+    cands = st.heroes(fr["ps"], fr.get("up"), None if plain else pred)
+    exi = fr.get("exi")
+    if exi:
+        cands = [c for c in cands if list(c[1]) not in exi]
+    return cands
+
+
+@filt("tavern")
+def _f_tavern(st: State, fr: Frame) -> list[Cand]:
+    fac = fr.get("fac")
+    ex = st.chain if fr.get("nochain") else ()
+    return [
+        (f"tavern {c}", i)
+        for i, c in enumerate(st.tavern)
+        if c is not None and (fac is None or is_of(c, fac)) and c not in ex
+    ]
+
+
+@filt("hand")
+def _f_hand(st: State, fr: Frame) -> list[Cand]:
+    fac = fr.get("fac")
+    nfac = fr.get("nfac")
+    prefix = fr.get("prefix", "hand")
+    return [
+        (f"{prefix} {c}", c)
+        for c in st.hands[fr["seat"]]
+        if (fac is None or is_of(c, fac)) and (nfac is None or not is_of(c, nfac))
+    ]
+
+
+@filt("seat")
+def _f_seat(st: State, fr: Frame) -> list[Cand]:
+    cond = fr.get("cond")
+    out = []
+    for p in fr["ps"]:
+        if cond == "up" and not any(u for _, u in st.parties[p]):
+            continue
+        if cond == "hand" and not st.hands[p]:
+            continue
+        out.append((f"seat {p}", p))
+    return out
+
+
+@filt("faction")
+def _f_faction(st: State, fr: Frame) -> list[Cand]:
+    return [(f"faction {f}", f) for f in FACTIONS]
+
+
+@filt("pick")
+def _f_pick(st: State, fr: Frame) -> list[Cand]:
+    cards = st.graveyard if fr.get("src") == "grave" else fr.get("hid", fr.get("pub", ()))
+    return [(f"pick {c}", c) for c in dict.fromkeys(cards)]
+
+
+@filt("fixed")
+def _f_fixed(st: State, fr: Frame) -> list[Cand]:
+    return [(o, o) for o in fr["opts"]]
+
+
+# ====================================================================== generic steps
+
+
+@op("ability")
+def _op_ability(st: State, fr: Frame) -> None:
+    from .state import ABILITIES
+
+    ABILITIES[fr["card"]](st, fr["me"], fr["card"])
+
+
+@op("chain-pop")
+def _op_chain_pop(st: State, fr: Frame) -> None:
+    st.chain.pop()
+
+
+@cont("marker")
+def _c_marker(st: State, fr: Frame, v: Any) -> None:
+    st.move_markers(v)
+
+
+@cont("bury")
+def _c_bury(st: State, fr: Frame, v: Any) -> None:
+    st.bury(*v)
+
+
+@cont("asif")
+def _c_asif(st: State, fr: Frame, v: Any) -> None:
+    p, i = v
+    st.resolve(fr["seat"], st.parties[p][i][0])
+
+
+@cont("hand-down")
+def _c_hand_down(st: State, fr: Frame, c: str) -> None:
+    me = fr["seat"]
+    st.hands[me].remove(c)
+    st.parties[me].append((c, False))
+    st.moved(c, f"h{me}", f"d{me}", (me,))
+
+
+@cont("turn-over")
+def _c_turn_over(st: State, fr: Frame, v: Any) -> None:
+    st.turn_over(*v)
+
+
+@cont("look")
+def _c_look(st: State, fr: Frame, v: Any) -> None:
+    if v is None:
+        return
+    me, (p, i) = fr["seat"], v
+    st.learn(me, st.parties[p][i][0], f"d{p}")
+    if fr.get("n", 1) > 1:
+        st.ask("pick-hero", me, fr["card"], "hero", "look", may=True, ps=fr["ps"], up=False, n=1,
+               exi=[[p, i]])
+
+
+def everyone(st: State) -> list[int]:
+    return list(range(st.players))
+
+
+def bury_ask(st: State, me: int, card: str, up: bool | None, fac: str | None = None,
+             ps: list[int] | None = None) -> None:
+    st.ask("pick-hero", me, card, "hero", "bury", ps=everyone(st) if ps is None else ps, up=up, fac=fac)
+
+
+def hand_down_ask(st: State, me: int, card: str) -> None:
+    st.ask("pick-hand", me, card, "hand", "hand-down", secret=True)
+
+
+def look_ask(st: State, me: int, card: str, n: int) -> None:
+    st.ask("pick-hero", me, card, "hero", "look", may=True, ps=everyone(st), up=False, n=n)
+
+
+def draw_limbo(st: State, me: int, n: int) -> list[str]:
+    out = []
+    for _ in range(n):
+        c = st.draw_harbor()
+        if c is None:
+            break
+        out.append(c)
+        st.learn(me, c, None)
+    return out
+
+
+def trailing(lead: str) -> str:
+    return "G" if lead == "R" else "R"
+
+
+# ====================================================================== bury / simple targets
+
+
+@ability("shaky-sharpshooter")
+def _sharpshooter(st: State, me: int, card: str) -> None:
+    bury_ask(st, me, card, True, IA)
+
+
+@ability("canned-champion")
+def _champion(st: State, me: int, card: str) -> None:
+    bury_ask(st, me, card, True, HT)
+
+
+@ability("half-eaten-bull")
+def _bull(st: State, me: int, card: str) -> None:
+    bury_ask(st, me, card, True, WF)
+
+
+@ability("aimless-eel")
+def _eel(st: State, me: int, card: str) -> None:
+    bury_ask(st, me, card, True, UD)
+
+
+@ability("unconfident-executioner")
+def _executioner(st: State, me: int, card: str) -> None:
+    bury_ask(st, me, card, True)
+
+
+@ability("slaughtered-slime")
+def _slime(st: State, me: int, card: str) -> None:
+    bury_ask(st, me, card, False)
+
+
+@ability("kind-king-slayer")
+def _king_slayer(st: State, me: int, card: str) -> None:
+    lead = st.leading()
+    if lead:
+        st.move_markers([(lead, -2)])
+    bury_ask(st, me, card, None)
+
+
+@ability("nightmarish-northman")
+def _nightmarish(st: State, me: int, card: str) -> None:
+    st.later("northman-other", me=me, card=card)
+    bury_ask(st, me, card, True, ps=[me])
+
+
+@op("northman-other")
+def _op_northman(st: State, fr: Frame) -> None:
+    bury_ask(st, fr["me"], fr["card"], True, ps=st.others(fr["me"]))
+
+
+@ability("overworked-amazon")
+def _amazon(st: State, me: int, card: str) -> None:
+    st.ask("pick-seat", me, card, "seat", "amazon", ps=everyone(st), cond="up")
+
+
+@cont("amazon")
+def _c_amazon(st: State, fr: Frame, p: int) -> None:
+    bury_ask(st, p, fr["card"], True, ps=[p])
+
+
+@ability("gorgeous-gorgon")
+def _gorgon(st: State, me: int, card: str) -> None:
+    st.ask("pick-seat", me, card, "seat", "gorgon", ps=everyone(st), cond="up")
+
+
+@cont("gorgon")
+def _c_gorgon(st: State, fr: Frame, p: int) -> None:
+    ups = [i for i, (_, u) in enumerate(st.parties[p]) if u]
+    st.bury(p, st.rng().choice(ups))
+
+
+# ====================================================================== hand to party face down
+
+
+@ability("battle-pet-master", "well-aged-warrior", "lethargic-leech", "friendly-frogmage")
+def _hand_down(st: State, me: int, card: str) -> None:
+    hand_down_ask(st, me, card)
+
+
+@ability("gambling-overseer")
+def _overseer(st: State, me: int, card: str) -> None:
+    st.later("overseer-hand", me=me, card=card)
+    bury_ask(st, me, card, False, ps=[me])
+
+
+@op("overseer-hand")
+def _op_overseer(st: State, fr: Frame) -> None:
+    hand_down_ask(st, fr["me"], fr["card"])
+    hand_down_ask(st, fr["me"], fr["card"])
+
+
+# ====================================================================== looking
+
+
+@ability("curious-troll", "watchful-witch")
+def _look2(st: State, me: int, card: str) -> None:
+    look_ask(st, me, card, 2)
+
+
+@ability("bludgeoning-blowfish")
+def _blowfish(st: State, me: int, card: str) -> None:
+    opts = []
+    if st.heroes(st.others(me), False):
+        opts.append("flip")
+    if st.heroes(everyone(st), False):
+        opts.append("look")
+    if opts:
+        st.ask("mode", me, card, "fixed", "blowfish", opts=opts)
+
+
+@cont("blowfish")
+def _c_blowfish(st: State, fr: Frame, mode: str) -> None:
+    me = fr["seat"]
+    if mode == "flip":
+        st.ask("pick-hero", me, fr["card"], "hero", "turn-over", ps=st.others(me), up=False)
+    else:
+        look_ask(st, me, fr["card"], 1)
+
+
+# ====================================================================== turning over
+
+
+@ability("long-eared-loner", "spirited-shaman")
+def _turn_other(st: State, me: int, card: str) -> None:
+    st.ask("pick-hero", me, card, "hero", "turn-over", ps=st.others(me))
+
+
+@ability("androgynous-assassin")
+def _assassin(st: State, me: int, card: str) -> None:
+    if st.heroes(st.others(me), False):
+        st.ask("faction", me, card, "faction", "assassin")
+
+
+@cont("assassin")
+def _c_assassin(st: State, fr: Frame, f: str) -> None:
+    me = fr["seat"]
+    st.ask("pick-hero", me, fr["card"], "hero", "assassin-flip", ps=st.others(me), up=False, named=f)
+
+
+@cont("assassin-flip")
+def _c_assassin_flip(st: State, fr: Frame, v: Any) -> None:
+    p, i = v
+    st.turn_over(p, i)
+    if is_of(st.parties[p][i][0], fr["named"]):
+        st.bury(p, i)
+
+
+@ability("half-sliced-ghoul")
+def _ghoul(st: State, me: int, card: str) -> None:
+    st.ask("pick-hero", me, card, "hero", "ghoul", ps=st.others(me), up=False)
+
+
+@cont("ghoul")
+def _c_ghoul(st: State, fr: Frame, v: Any) -> None:
+    p, i = v
+    st.turn_over(p, i)
+    c = st.parties[p][i][0]
+    if is_of(c, IA) or is_of(c, HT):
+        st.marker(fr["seat"], fr["card"], [[("R", 2)], [("G", 2)], [("R", 2), ("G", 2)]], True)
+
+
+@ability("saltwater-sage")
+def _sage(st: State, me: int, card: str) -> None:
+    st.ask("pick-hero", me, card, "hero", "sage", ps=[me], up=False)
+
+
+@cont("sage")
+def _c_sage(st: State, fr: Frame, v: Any) -> None:
+    p, i = v
+    st.turn_over(p, i)
+    st.resolve(fr["seat"], st.parties[p][i][0])
+
+
+# ====================================================================== "as if played" chains
+
+
+@ability("ghastly-granny")
+def _granny(st: State, me: int, card: str) -> None:
+    st.ask("pick-hero", me, card, "hero", "asif", ps=[me], up=True, nochain=True, ex=["ghastly-granny"])
+
+
+@ability("sanguine-scholar")
+def _sanguine(st: State, me: int, card: str) -> None:
+    st.ask("pick-hero", me, card, "hero", "asif", ps=[(me + 1) % st.players], up=True, nochain=True)
+
+
+@ability("sun-shy-skeleton")
+def _sun_shy(st: State, me: int, card: str) -> None:
+    if st.graveyard and st.graveyard[0] != EMPEROR and st.graveyard[0] not in st.chain:
+        st.resolve(me, st.graveyard[0])
+
+
+@ability("modest-monsterslayer")
+def _monsterslayer(st: State, me: int, card: str) -> None:
+    st.ask("pick-tavern", me, card, "tavern", "slayer", nochain=True)
+
+
+@ability("insidious-impaler")
+def _impaler(st: State, me: int, card: str) -> None:
+    st.ask("pick-tavern", me, card, "tavern", "impaler", nochain=True)
+
+
+@cont("slayer")
+def _c_slayer(st: State, fr: Frame, slot: int) -> None:
+    c = st.tavern[slot]
+    st.later("slayer-end", me=fr["seat"], target=c)
+    st.resolve(fr["seat"], c)
+
+
+@cont("impaler")
+def _c_impaler(st: State, fr: Frame, slot: int) -> None:
+    c = st.tavern[slot]
+    st.later("impaler-end", target=c)
+    st.resolve(fr["seat"], c)
+
+
+@op("slayer-end")
+def _op_slayer_end(st: State, fr: Frame) -> None:
+    c, me = fr["target"], fr["me"]
+    if c in st.tavern:
+        st.tavern[st.tavern.index(c)] = None
+        st.parties[me].append((c, False))
+        st.moved(c, None, f"d{me}", None)
+
+
+@op("impaler-end")
+def _op_impaler_end(st: State, fr: Frame) -> None:
+    c = fr["target"]
+    if c in st.tavern:
+        st.tavern[st.tavern.index(c)] = None
+        st.graveyard.insert(0, c)
+
+
+# ====================================================================== markers computed by the ability
+
+
+@ability("hangry-barbarian")
+def _barbarian(st: State, me: int, card: str) -> None:
+    n = st.discard_tavern(lambda c: is_of(c, IA) or is_of(c, UD))
+    st.move_markers([("R", -n)])
+
+
+@ability("heart-bending-bard")
+def _bard(st: State, me: int, card: str) -> None:
+    n = st.discard_tavern(lambda c: is_of(c, WF) or is_of(c, HT))
+    st.move_markers([("G", -n)])
+
+
+@ability("double-shielded-turtle")
+def _turtle(st: State, me: int, card: str) -> None:
+    st.ask("faction", me, card, "faction", "turtle")
+
+
+@cont("turtle")
+def _c_turtle(st: State, fr: Frame, f: str) -> None:
+    n = st.discard_tavern(lambda c: is_of(c, f))
+    st.marker(fr["seat"], fr["card"], [[("R", -n)], [("G", -n)], [("R", -n), ("G", -n)]], True)
+
+
+@ability("bored-goblin")
+def _goblin(st: State, me: int, card: str) -> None:
+    if st.count_up(me, UD):
+        st.move_markers([("R", -2)])
+
+
+@ability("grumpy-guard")
+def _guard(st: State, me: int, card: str) -> None:
+    if st.count_up(me, WF):
+        st.move_markers([("G", 2)])
+
+
+@ability("hairy-hermit")
+def _hermit(st: State, me: int, card: str) -> None:
+    if st.leading() == "R":
+        st.marker(me, card, [[("R", -1)], [("R", -2)]], True)
+    else:
+        st.move_markers([("R", -1)])
+
+
+@ability("ace-fighter")
+def _ace(st: State, me: int, card: str) -> None:
+    if st.leading() == "G":
+        st.marker(me, card, [[("R", 1)], [("R", 2)]], True)
+    else:
+        st.move_markers([("R", 1)])
+
+
+@ability("drowned-deserter")
+def _deserter(st: State, me: int, card: str) -> None:
+    lead = st.leading()
+    if lead:
+        st.marker(me, card, [[(lead, -1)], [(trailing(lead), 2)]], True)
+
+
+@ability("keen-koi")
+def _koi(st: State, me: int, card: str) -> None:
+    lead = st.leading()
+    if lead:
+        st.move_markers([(lead, -1), (trailing(lead), 1)])
+
+
+@ability("triple-sword-lizard")
+def _triple(st: State, me: int, card: str) -> None:
+    lead = st.leading()
+    if lead:
+        st.marker(me, card, [[(lead, -1)], [(lead, -3)]], True)
+
+
+@ability("naughty-necromancer")
+def _necromancer(st: State, me: int, card: str) -> None:
+    x = min(3, len(st.graveyard))
+    st.move_markers([("R", x), ("G", x)])
+
+
+@ability("polar-protector")
+def _polar(st: State, me: int, card: str) -> None:
+    x = min(3, sum(1 for _, u in st.parties[me] if not u))
+    st.marker(me, card, [[("R", -x)], [("G", x)]], True)
+
+
+@ability("well-shaved-wizard")
+def _shaved(st: State, me: int, card: str) -> None:
+    ups = [c for c, u in st.parties[me] if u]
+    x = 3 if EMPEROR in ups else sum(1 for f in (HT, WF, UD) if any(is_of(c, f) for c in ups))
+    st.marker(me, card, [[("R", x)], [("G", -x)]], True)
+
+
+@ability("tentacle-oracle")
+def _oracle(st: State, me: int, card: str) -> None:
+    if not st.wilderness:
+        return
+    top = st.wilderness[0]
+    st.moved(top, None, "w", None)
+    if not is_of(top, UD):
+        st.move_markers([("R", -3), ("G", -3)])
+
+
+@ability("potato-privateer")
+def _potato(st: State, me: int, card: str) -> None:
+    st.ask("pick-seat", me, card, "seat", "count", ps=everyone(st), fac=IA, mv=["G"], sg=1)
+
+
+@ability("almost-evil-scholar")
+def _evil_scholar(st: State, me: int, card: str) -> None:
+    st.ask("pick-seat", me, card, "seat", "count", ps=everyone(st), fac=HT, mv=["R"], sg=1)
+
+
+@ability("krill-keeper")
+def _krill(st: State, me: int, card: str) -> None:
+    st.ask("pick-seat", me, card, "seat", "count", ps=everyone(st), fac=UD, mv=["R", "G"], sg=-1)
+
+
+@cont("count")
+def _c_count(st: State, fr: Frame, p: int) -> None:
+    x = min(3, st.count_up(p, fr["fac"])) * fr["sg"]
+    st.move_markers([(m, x) for m in fr["mv"]])
+
+
+@ability("nagging-northman")
+def _nagging(st: State, me: int, card: str) -> None:
+    st.ask("pick-tavern", me, card, "tavern", "tavern-discard", may=True, fac=HT, mv=[["R", 2]])
+
+
+@ability("angry-priestess")
+def _priestess(st: State, me: int, card: str) -> None:
+    st.ask("pick-tavern", me, card, "tavern", "tavern-discard", may=True, fac=UD, mv=[["G", -2]])
+
+
+@cont("tavern-discard")
+def _c_tavern_discard(st: State, fr: Frame, slot: int | None) -> None:
+    if slot is None:
+        return
+    c = st.tavern[slot]
+    st.tavern[slot] = None
+    st.wilderness.insert(0, c)
+    st.moved(c, None, "w", None)
+    st.move_markers([(m, d) for m, d in fr["mv"]])
+
+
+# ====================================================================== decisions by other seats
+
+
+@ability("doubtful-priest")
+def _priest(st: State, me: int, card: str) -> None:
+    st.later("priest-extra", me=me, card=card)
+    st.marker(me, card, [[("R", 2)], [("R", -2)]], True, chooser=(me + 1) % st.players)
+
+
+@op("priest-extra")
+def _op_priest_extra(st: State, fr: Frame) -> None:
+    st.ask("extra-play", fr["me"], fr["card"], "hand", "extra", may=True, prefix="play", nfac=IA)
+
+
+@cont("extra")
+def _c_extra(st: State, fr: Frame, c: str | None) -> None:
+    if c is None:
+        return
+    me = fr["seat"]
+    st.hands[me].remove(c)
+    st.parties[me].append((c, True))
+    st.moved(c, f"h{me}", None, None)
+    st.resolve(me, c)
+
+
+@ability("saber-toothed-troll")
+def _saber(st: State, me: int, card: str) -> None:
+    st.ask("pick-hero", me, card, "hero", "saber", ps=st.others(me), up=True)
+
+
+@cont("saber")
+def _c_saber(st: State, fr: Frame, v: Any) -> None:
+    me, (p, i) = fr["seat"], v
+    c, _ = st.remove_hero(p, i)
+    st.hands[me].append(c)
+    st.moved(c, None, f"h{me}", None)
+    st.marker(me, fr["card"], [[("G", 2)], [("G", -2)]], True, chooser=p)
+
+
+@ability("will-bending-witch")
+def _will_witch(st: State, me: int, card: str) -> None:
+    n = st.players
+    for k in range(n - 1, 0, -1):  # pushed last-first so seat me+1 decides first
+        st.ask("pick-hand", (me + k) % n, card, "hand", "witch", secret=True)
+
+
+@cont("witch")
+def _c_witch(st: State, fr: Frame, c: str) -> None:
+    p = fr["seat"]
+    st.hands[p].remove(c)
+    st.wilderness.insert(0, c)
+    st.moved(c, f"h{p}", "w", (p,))
+
+
+@ability("underwater-artist")
+def _artist(st: State, me: int, card: str) -> None:
+    st.ask("faction", me, card, "faction", "artist")
+
+
+@cont("artist")
+def _c_artist(st: State, fr: Frame, f: str) -> None:
+    me = fr["seat"]
+    st.ask("pick-seat", me, fr["card"], "seat", "artist-seat", ps=st.others(me), named=f)
+
+
+@cont("artist-seat")
+def _c_artist_seat(st: State, fr: Frame, p: int) -> None:
+    st.ask("pick-hand", p, fr["card"], "hand", "artist-give", fac=fr["named"], to=fr["seat"])
+
+
+@cont("artist-give")
+def _c_artist_give(st: State, fr: Frame, c: str) -> None:
+    p, me = fr["seat"], fr["to"]
+    st.hands[p].remove(c)
+    st.hands[me].append(c)
+    st.moved(c, f"h{p}", f"h{me}", None)
+
+
+# ====================================================================== taking from hands
+
+
+@ability("curious-cat-lover", "resilient-rearguard")
+def _take_random(st: State, me: int, card: str) -> None:
+    st.ask("pick-seat", me, card, "seat", "take-random", ps=st.others(me), cond="hand",
+           down=card == "curious-cat-lover")
+
+
+@cont("take-random")
+def _c_take_random(st: State, fr: Frame, p: int) -> None:
+    me = fr["seat"]
+    hand = st.hands[p]
+    c = hand.pop(st.rng().randrange(len(hand)))
+    if fr["down"]:
+        st.parties[me].append((c, False))
+        st.moved(c, f"h{p}", f"d{me}", (me, p))
+    else:
+        st.hands[me].append(c)
+        st.moved(c, f"h{p}", f"h{me}", (me, p))
+
+
+# ====================================================================== Tavern
+
+
+@ability("hopeful-salamander")
+def _salamander(st: State, me: int, card: str) -> None:
+    st.ask("pick-tavern", me, card, "tavern", "salamander")
+
+
+@cont("salamander")
+def _c_salamander(st: State, fr: Frame, slot: int) -> None:
+    c = st.tavern[slot]
+    st.tavern[slot] = None
+    st.parties[fr["seat"]].append((c, True))
+
+
+@ability("groggy-preacher")
+def _preacher(st: State, me: int, card: str) -> None:
+    if any(st.tavern) and any(u for _, u in st.parties[me]):
+        st.ask("pick-tavern", me, card, "tavern", "preacher")
+
+
+@cont("preacher")
+def _c_preacher(st: State, fr: Frame, slot: int) -> None:
+    me = fr["seat"]
+    st.ask("pick-hero", me, fr["card"], "hero", "swap-tavern", ps=[me], up=True, slot=slot)
+
+
+@ability("half-headed-wizard")
+def _wizard(st: State, me: int, card: str) -> None:
+    if any(st.tavern) and st.heroes(st.others(me), True):
+        st.ask("pick-tavern", me, card, "tavern", "wizard")
+
+
+@cont("wizard")
+def _c_wizard(st: State, fr: Frame, slot: int) -> None:
+    me = fr["seat"]
+    st.ask("pick-hero", me, fr["card"], "hero", "swap-tavern", ps=st.others(me), up=True, slot=slot)
+
+
+@cont("swap-tavern")
+def _c_swap_tavern(st: State, fr: Frame, v: Any) -> None:
+    p, i = v
+    slot = fr["slot"]
+    hero, _ = st.parties[p][i]
+    st.parties[p][i] = (st.tavern[slot], True)
+    st.tavern[slot] = hero
+
+
+@ability("battle-connoisseur")
+def _connoisseur(st: State, me: int, card: str) -> None:
+    cards = [c for c in st.tavern if c is not None]
+    if cards:
+        st.tavern = [None, None, None]
+        st.ask("pick-card", me, card, "pick", "keep-discard", secret=True, pub=cards)
+
+
+@ability("crow-carrier")
+def _crow(st: State, me: int, card: str) -> None:
+    cards = st.graveyard[:2]
+    if cards:
+        del st.graveyard[:2]
+        st.ask("pick-card", me, card, "pick", "keep-discard", secret=True, pub=cards)
+
+
+@cont("keep-discard")
+def _c_keep_discard(st: State, fr: Frame, c: str) -> None:
+    """Put the chosen card face down into the party; discard the rest (Connoisseur, Crow, Whaleman)."""
+    me = fr["seat"]
+    cards = list(fr.get("hid", fr.get("pub")))
+    cards.remove(c)
+    st.parties[me].append((c, False))
+    st.moved(c, None, f"d{me}", (me,))
+    for o in cards:
+        st.wilderness.insert(0, o)
+        st.moved(o, None, "w", (me,))
+
+
+@cont("keep-hand")
+def _c_keep_hand(st: State, fr: Frame, c: str) -> None:
+    """Put the chosen card face down into the party, the other into the hand (Deep Sea Squire, Chopper)."""
+    me = fr["seat"]
+    cards = list(fr["hid"])
+    cards.remove(c)
+    st.parties[me].append((c, False))
+    st.moved(c, None, f"d{me}", (me,))
+    for o in cards:
+        st.hands[me].append(o)
+        st.moved(o, None, f"h{me}", (me,))
+
+
+@ability("resurrected-ram")
+def _ram(st: State, me: int, card: str) -> None:
+    st.discard_tavern(lambda c: True)
+    for i in range(3):
+        if not st.graveyard:
+            break
+        st.tavern[i] = st.graveyard.pop(0)
+
+
+# ====================================================================== Harbor, Wilderness and Graveyard
+
+
+@ability("pessimistic-whaleman")
+def _whaleman(st: State, me: int, card: str) -> None:
+    cards = draw_limbo(st, me, 2)
+    if cards:
+        st.ask("pick-card", me, card, "pick", "keep-discard", secret=True, hid=cards)
+
+
+@ability("deep-sea-squire")
+def _deep_sea(st: State, me: int, card: str) -> None:
+    cards = draw_limbo(st, me, 2)
+    if cards:
+        st.ask("pick-card", me, card, "pick", "keep-hand", secret=True, hid=cards)
+
+
+@ability("seaweed-chopper")
+def _chopper(st: State, me: int, card: str) -> None:
+    cards = st.wilderness[:2]
+    if cards:
+        del st.wilderness[:2]
+        for c in cards:
+            st.moved(c, "w", None, (me,))
+        st.ask("pick-card", me, card, "pick", "keep-hand", secret=True, hid=cards)
+
+
+@ability("joyless-chief")
+def _chief(st: State, me: int, card: str) -> None:
+    cards = st.wilderness[:2]
+    if cards:
+        del st.wilderness[:2]
+        for c in cards:
+            st.moved(c, "w", None, (me,))
+        st.ask("pick-card", me, card, "pick", "chief", secret=True, hid=cards)
+
+
+@cont("chief")
+def _c_chief(st: State, fr: Frame, c: str) -> None:
+    me = fr["seat"]
+    rest = [o for o in fr["hid"] if o != c]
+    st.parties[me].append((c, False))
+    st.moved(c, None, f"d{me}", (me,))
+    st.wilderness[:0] = rest
+    for o in rest:
+        st.moved(o, None, "w", (me,))
+
+
+@ability("firm-fishmonger")
+def _fishmonger(st: State, me: int, card: str) -> None:
+    cards = st.wilderness[:3]
+    if not cards:
+        return
+    for c in cards:
+        st.learn(me, c, "w")
+    if not st.heroes([me], False):
+        return
+    del st.wilderness[:3]
+    for c in cards:
+        st.moved(c, "w", None, (me,))
+    st.ask("pick-card", me, card, "pick", "fish-pick", secret=True, hid=cards)
+
+
+@cont("fish-pick")
+def _c_fish_pick(st: State, fr: Frame, c: str) -> None:
+    me = fr["seat"]
+    order = [c] + [o for o in fr["hid"] if o != c]
+    st.ask("pick-hero", me, fr["card"], "hero", "fish-swap", ps=[me], up=False, hid=order)
+
+
+@cont("fish-swap")
+def _c_fish_swap(st: State, fr: Frame, v: Any) -> None:
+    me, (_, i) = fr["seat"], v
+    chosen, orig = fr["hid"][0], fr["hid"]
+    hero, _ = st.parties[me][i]
+    st.parties[me][i] = (chosen, False)
+    st.moved(chosen, None, f"d{me}", (me,))
+    back = [o for o in orig[1:]]
+    st.wilderness[:0] = [hero, *back]
+    for o in back:
+        st.moved(o, None, "w", (me,))
+    st.moved(hero, f"d{me}", "w", (me,))
+
+
+@ability("wrapped-warrior")
+def _wrapped(st: State, me: int, card: str) -> None:
+    st.ask("pick-card", me, card, "pick", "warrior", src="grave")
+
+
+@cont("warrior")
+def _c_warrior(st: State, fr: Frame, c: str) -> None:
+    me = fr["seat"]
+    st.graveyard.remove(c)
+    st.hands[me].append(c)
+    st.moved(c, None, f"h{me}", None)
+
+
+@ability("mummy-mystic")
+def _mummy(st: State, me: int, card: str) -> None:
+    if st.graveyard:
+        st.ask("pick-hero", me, card, "hero", "mummy", may=True, ps=[me], up=True)
+
+
+@cont("mummy")
+def _c_mummy(st: State, fr: Frame, v: Any) -> None:
+    if v is None:
+        return
+    me, (_, i) = fr["seat"], v
+    top = st.graveyard.pop(0)
+    before = len(st.parties[me])
+    st.bury(me, i)
+    if len(st.parties[me]) < before:
+        st.parties[me].insert(i, (top, True))
+    else:
+        st.parties[me].append((top, True))
+
+
+@ability("miniature-merman")
+def _merman(st: State, me: int, card: str) -> None:
+    opts = [o for o, pile in (("pile graveyard", st.graveyard), ("pile wilderness", st.wilderness)) if pile]
+    if opts:
+        st.ask("pile", me, card, "fixed", "merman", opts=opts)
+
+
+@cont("merman")
+def _c_merman(st: State, fr: Frame, o: str) -> None:
+    me = fr["seat"]
+    if o == "pile graveyard":
+        cards = st.graveyard[:2]
+        del st.graveyard[:2]
+        src, seen = None, None
+    else:
+        cards = st.wilderness[:2]
+        del st.wilderness[:2]
+        src, seen = "w", (me,)
+    for c in cards:
+        st.hands[me].append(c)
+        st.moved(c, src, f"h{me}", seen)
+
+
+# ====================================================================== party to party
+
+
+@ability("vegetarian-sharkguard")
+def _sharkguard(st: State, me: int, card: str) -> None:
+    st.ask("pick-hero", me, card, "hero", "shark", ps=st.others(me), up=True)
+
+
+@cont("shark")
+def _c_shark(st: State, fr: Frame, v: Any) -> None:
+    c, _ = st.remove_hero(*v)
+    st.wilderness.insert(0, c)
+    st.moved(c, None, "w", None)
+
+
+@ability("underestimated-squire")
+def _squire(st: State, me: int, card: str) -> None:
+    if st.hands[me]:
+        st.ask("pick-hero", me, card, "hero", "squire", may=True, ps=[me], up=False)
+
+
+@cont("squire")
+def _c_squire(st: State, fr: Frame, v: Any) -> None:
+    if v is not None:
+        me = fr["seat"]
+        st.ask("pick-hand", me, fr["card"], "hand", "squire-swap", secret=True, pos=list(v))
+
+
+@cont("squire-swap")
+def _c_squire_swap(st: State, fr: Frame, c: str) -> None:
+    me, (_, i) = fr["seat"], fr["pos"]
+    hero, _ = st.parties[me][i]
+    st.parties[me][i] = (c, False)
+    st.hands[me].remove(c)
+    st.hands[me].append(hero)
+    st.moved(c, f"h{me}", f"d{me}", (me,))
+    st.moved(hero, f"d{me}", f"h{me}", (me,))
+
+
+@ability("queer-quartermaster")
+def _quartermaster(st: State, me: int, card: str) -> None:
+    if st.hands[me]:
+        st.ask("pick-hero", me, card, "hero", "qm", may=True, ps=[me], up=True, nfac=IA)
+
+
+@cont("qm")
+def _c_qm(st: State, fr: Frame, v: Any) -> None:
+    if v is not None:
+        st.ask("pick-hand", fr["seat"], fr["card"], "hand", "hand-swap-up", pos=list(v))
+
+
+@ability("careful-chameleon")
+def _chameleon(st: State, me: int, card: str) -> None:
+    if st.hands[me]:
+        st.ask("pick-hero", me, card, "hero", "chameleon", ps=st.others(me), up=True)
+
+
+@cont("chameleon")
+def _c_chameleon(st: State, fr: Frame, v: Any) -> None:
+    st.ask("pick-hand", fr["seat"], fr["card"], "hand", "hand-swap-up", pos=list(v))
+
+
+@cont("hand-swap-up")
+def _c_hand_swap_up(st: State, fr: Frame, c: str) -> None:
+    """A hand card takes a face-up hero's place; the hero goes to the hand (Quartermaster, Chameleon)."""
+    me, (p, i) = fr["seat"], fr["pos"]
+    hero, _ = st.parties[p][i]
+    st.parties[p][i] = (c, True)
+    st.hands[me].remove(c)
+    st.hands[me].append(hero)
+    st.moved(c, f"h{me}", None, None)
+    st.moved(hero, None, f"h{me}", None)
+
+
+@ability("goblin-cryptographer")
+def _cryptographer(st: State, me: int, card: str) -> None:
+    ps = [me] if st.players == 2 else everyone(st)
+    st.ask("pick-hero", me, card, "hero", "crypto", may=True, ps=ps, up=True)
+
+
+@cont("crypto")
+def _c_crypto(st: State, fr: Frame, v: Any) -> None:
+    if v is None:
+        return
+    me, (p, i) = fr["seat"], v
+    dest = [q for q in range(st.players) if q not in (me, p)]
+    st.ask("pick-seat", me, fr["card"], "seat", "crypto-move", ps=dest, pos=[p, i])
+
+
+@cont("crypto-move")
+def _c_crypto_move(st: State, fr: Frame, q: int) -> None:
+    p, i = fr["pos"]
+    c, _ = st.remove_hero(p, i)
+    st.parties[q].append((c, True))
+
+
+@ability("careless-cartographer")
+def _cartographer(st: State, me: int, card: str) -> None:
+    if st.heroes([me], False):
+        st.ask("pick-hero", me, card, "hero", "carto", ps=st.others(me), up=False)
+
+
+@cont("carto")
+def _c_carto(st: State, fr: Frame, v: Any) -> None:
+    st.ask("pick-hero", fr["seat"], fr["card"], "hero", "carto-swap", ps=[fr["seat"]], up=False, pos=list(v))
+
+
+@cont("carto-swap")
+def _c_carto_swap(st: State, fr: Frame, v: Any) -> None:
+    me, (p, i), (_, j) = fr["seat"], fr["pos"], v
+    theirs, mine = st.parties[p][i][0], st.parties[me][j][0]
+    st.parties[p][i] = (mine, False)
+    st.parties[me][j] = (theirs, False)
+    st.moved(mine, f"d{me}", f"d{p}", (me, p))
+    st.moved(theirs, f"d{p}", f"d{me}", (me, p))

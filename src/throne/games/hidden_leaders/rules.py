@@ -1,0 +1,298 @@
+"""Turn flow (rule book §2–§3): setup, main action, end check, draw, discard down, refill; move parsing."""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+from typing import Any
+
+from . import effects as _effects  # noqa: F401  (registers the abilities)
+from .cards import CARDS, EMPEROR, LEADERS, MODULE_CARDS, MODULES, THRESHOLDS
+from .state import CONT, FILTERS, OPS, Cand, IllegalMoveError, State
+
+PROMPTS: dict[str, str] = {
+    "setup": "Choose 1 card to keep face down in your party and 1 to discard",
+    "action": "Play a card, discard up to 3 cards, or pass",
+    "draw": "Draw from the Tavern or the Harbor until you hold 4",
+    "discard": "Discard down to 3 cards",
+    "marker": "Choose how the markers move",
+    "pick-hero": "Choose a hero",
+    "pick-tavern": "Choose a Tavern card",
+    "pick-card": "Choose a card",
+    "pick-hand": "Choose a card from your hand",
+    "pick-seat": "Choose a player",
+    "faction": "Name a faction",
+    "extra-play": "You may play 1 more non-Imperial card",
+    "pile": "Choose the pile to draw 2 cards from",
+    "mode": "Turn a face-down hero face up, or look at one",
+}
+
+
+def new_game(players: int = 4, seed: int | None = None, variant: str = "full",
+             modules: tuple[str, ...] | list[str] = ("core",)) -> State:
+    """Deal a new game (§2). The deal is a pure function of the seed."""
+    if not isinstance(players, int) or not 2 <= players <= 6:
+        raise ValueError(f"Hidden Leaders is played by 2 to 6 players, not {players!r}")
+    if variant not in THRESHOLDS:
+        raise ValueError(f"unknown variant {variant!r}: expected 'full' or 'basic'")
+    mods = tuple(modules)
+    if "core" not in mods:
+        raise ValueError("the module 'core' is required")
+    bad = [m for m in mods if m not in MODULES]
+    if bad or len(set(mods)) != len(mods):
+        raise ValueError(f"bad module list {list(mods)!r}: choose among {list(MODULES)} without repeats")
+    if seed is None:
+        seed = random.randrange(2**32)
+    rng = random.Random(seed)
+    st = State()
+    st.players, st.variant, st.seed = players, variant, seed
+    st.modules = tuple(m for m in MODULES if m in mods)
+    leaders = list(LEADERS)
+    rng.shuffle(leaders)
+    st.leaders = leaders[:players]
+    deck = [c for m in st.modules for c in MODULE_CARDS[m]]
+    rng.shuffle(deck)
+    st.graveyard = [EMPEROR]
+    st.tavern = [deck.pop(0) for _ in range(3)]
+    st.hands = [[deck.pop(0) for _ in range(5)] for _ in range(players)]
+    st.harbor = deck
+    st.parties = [[] for _ in range(players)]
+    st.known = [{} for _ in range(players)]
+    st.phase = "setup"
+    st.setup_seat = 0
+    return st
+
+
+# ---------------------------------------------------------------------------------------------- decisions
+
+
+def decision(st: State) -> tuple[int, str, str | None, dict[str, Any]]:
+    """The pending decision: (seat, kind, card being resolved, {move: value})."""
+    c = st._cache
+    if c is not None:
+        return c  # type: ignore[return-value]
+    ph = st.phase
+    if ph == "resolve":
+        fr = st.stack[-1]
+        cands: list[Cand] = FILTERS[fr["f"]](st, fr)
+        if fr.get("may"):
+            cands.append(("skip", None))
+        res = (fr["seat"], fr["kind"], fr["card"], dict(cands))
+    elif ph == "action":
+        hand = st.hands[st.turn]
+        opts: dict[str, Any] = {f"play {c}": c for c in hand}
+        srt = sorted(hand)
+        for k in (1, 2, 3):
+            for combo in combinations(srt, k):
+                opts["discard " + " ".join(combo)] = combo
+        opts["pass"] = ()
+        res = (st.turn, "action", None, opts)
+    elif ph == "setup":
+        hand = st.hands[st.setup_seat]
+        opts = {f"keep {a} discard {b}": (a, b) for a in hand for b in hand if a != b}
+        res = (st.setup_seat, "setup", None, opts)
+    elif ph == "draw":
+        opts = {f"draw tavern {c}": i for i, c in enumerate(st.tavern) if c is not None}
+        if st.harbor or st.wilderness:
+            opts["draw harbor"] = None
+        res = (st.turn, "draw", None, opts)
+    elif ph == "discard":
+        res = (st.turn, "discard", None, {f"discard {c}": c for c in st.hands[st.turn]})
+    else:
+        raise IllegalMoveError("the game is over")
+    st._cache = res
+    return res
+
+
+def legal_moves(st: State) -> list[str]:
+    if st.phase == "over":
+        return []
+    return sorted(decision(st)[3])
+
+
+def _canonical(st: State, move: str) -> str:
+    if st.phase == "action" and move.startswith("discard "):
+        return "discard " + " ".join(sorted(move.split()[1:]))
+    return move
+
+
+def explain(st: State, move: str) -> str:
+    """Why ``move`` is not legal now (without naming any card the mover may not know)."""
+    seat, kind, card, _ = decision(st)
+    who = f"seat {seat} must decide: {PROMPTS.get(kind, kind).lower()}"
+    if card:
+        who += f" ({CARDS[card].name})"
+    words = move.split()
+    if not words:
+        return f"empty move; {who}"
+    unknown = [w for w in words if "-" in w and w not in CARDS and ":" not in w and w[0] not in "RG"]
+    if unknown:
+        return f"{move!r}: unknown card id {unknown[0]!r}; {who}"
+    if kind in ("action", "setup", "discard", "extra-play", "pick-hand"):
+        hand = st.hands[seat]
+        missing = [w for w in words[1:] if w in CARDS and w not in hand]
+        if missing:
+            return f"{move!r}: {missing[0]} is not in the hand of seat {seat}; {who}"
+    if kind == "setup" and len(words) == 4 and words[1] == words[3]:
+        return f"{move!r}: the kept and the discarded card must differ; {who}"
+    if kind == "action" and words[0] == "discard" and len(words) > 4:
+        return f"{move!r}: at most 3 cards may be discarded; {who}"
+    if kind == "draw" and words[:2] == ["draw", "tavern"]:
+        return f"{move!r}: that card is not in the Tavern; {who}"
+    if kind == "draw" and move == "draw harbor":
+        return f"{move!r}: the Harbor and the Wilderness are empty; {who}"
+    return f"{move!r} is not a legal move now; {who}"
+
+
+# ---------------------------------------------------------------------------------------------- playing
+
+
+def play(st: State, move: str) -> None:
+    if st.phase == "over":
+        raise IllegalMoveError(f"{move!r}: the game is over")
+    if not isinstance(move, str):
+        raise IllegalMoveError(f"a move is a string, not {type(move).__name__}")
+    seat, kind, _card, opts = decision(st)
+    if move not in opts:
+        canon = _canonical(st, move)
+        if canon not in opts:
+            raise IllegalMoveError(explain(st, move))
+        move = canon
+    value = opts[move]
+    st._cache = None
+    st.history.append((seat, move))
+    st.last = (seat, public_form(st, kind, move))
+    ph = st.phase
+    if ph == "resolve":
+        fr = st.stack.pop()
+        CONT[fr["then"]](st, fr, value)
+        run(st)
+    elif ph == "action":
+        _action(st, seat, move, value)
+    elif ph == "setup":
+        _setup(st, seat, value)
+    elif ph == "draw":
+        _draw(st, seat, value)
+    else:
+        _discard_down(st, seat, value)
+
+
+def apply_unchecked(st: State, move: str) -> None:
+    """Play a move known to be legal (search fast path; no validation)."""
+    play(st, move)
+
+
+def public_form(st: State, kind: str, move: str) -> str:
+    if kind == "setup":
+        return "setup"
+    if kind == "action" and move.startswith("discard"):
+        n = len(move.split()) - 1
+        return f"discard {n} card{'s' if n > 1 else ''}"
+    if kind == "discard":
+        return "discard 1 card"
+    if st.phase == "resolve" and st.stack[-1].get("secret"):
+        return move.split()[0] + " card"
+    return move
+
+
+def _setup(st: State, seat: int, value: tuple[str, str]) -> None:
+    keep, disc = value
+    hand = st.hands[seat]
+    hand.remove(keep)
+    hand.remove(disc)
+    st.parties[seat].append((keep, False))
+    st.wilderness.insert(0, disc)
+    st.learn(seat, disc, "w")
+    if seat + 1 < st.players:
+        st.setup_seat = seat + 1
+    else:
+        st.phase = "action"
+        st.turn = 0
+
+
+def _action(st: State, seat: int, move: str, value: Any) -> None:
+    if move.startswith("play "):
+        card = value
+        st.hands[seat].remove(card)
+        st.parties[seat].append((card, True))
+        st.moved(card, f"h{seat}", None, None)
+        st.phase = "resolve"
+        st.resolve(seat, card)
+        run(st)
+        return
+    for c in value:
+        st.hands[seat].remove(c)
+        st.wilderness.insert(0, c)
+        st.moved(c, f"h{seat}", "w", (seat,))
+    _after_action(st)
+
+
+def run(st: State) -> None:
+    """Run automatic steps until a decision is pending or the resolution is over."""
+    stack = st.stack
+    while stack:
+        fr = stack[-1]
+        if fr["op"] == "ask":
+            cands = FILTERS[fr["f"]](st, fr)
+            if cands:
+                return
+            stack.pop()
+            continue
+        stack.pop()
+        OPS[fr["op"]](st, fr)
+    _after_action(st)
+
+
+def threshold(st: State) -> int:
+    return THRESHOLDS[st.variant][st.players]
+
+
+def _after_action(st: State) -> None:
+    n = threshold(st)
+    if any(sum(1 for _, u in p if u) >= n for p in st.parties):
+        st.phase = "over"
+        return
+    st.phase = "draw"
+    _continue_draw(st)
+
+
+def _continue_draw(st: State) -> None:
+    hand = st.hands[st.turn]
+    if len(hand) < 4 and (any(st.tavern) or st.harbor or st.wilderness):
+        st.phase = "draw"
+        return
+    st.phase = "discard"
+    if len(hand) <= 3:
+        _end_turn(st)
+
+
+def _draw(st: State, seat: int, slot: int | None) -> None:
+    if slot is None:
+        c = st.draw_harbor()
+        assert c is not None
+        st.hands[seat].append(c)
+    else:
+        c = st.tavern[slot]
+        st.tavern[slot] = None
+        st.hands[seat].append(c)  # type: ignore[arg-type]
+        st.moved(c, None, f"h{seat}", None)  # type: ignore[arg-type]
+    _continue_draw(st)
+
+
+def _discard_down(st: State, seat: int, card: str) -> None:
+    st.hands[seat].remove(card)
+    st.wilderness.insert(0, card)
+    st.moved(card, f"h{seat}", "w", (seat,))
+    if len(st.hands[seat]) <= 3:
+        _end_turn(st)
+
+
+def _end_turn(st: State) -> None:
+    for i in range(3):
+        if st.tavern[i] is None:
+            c = st.draw_harbor()
+            if c is None:
+                break
+            st.tavern[i] = c
+    st.turn = (st.turn + 1) % st.players
+    st.phase = "action"

@@ -1,0 +1,372 @@
+"""The game state: zones, markers, what each seat knows, and the stack of pending resolution steps.
+
+Resolution is continuation based: the stack holds JSON-safe frames. A frame ``{"op": "ask", ...}`` is a
+pending decision (its options are computed from the state when it reaches the top); any other frame is an
+automatic step run by ``OPS[op]``. Answering a decision calls the continuation ``CONT[then]``. Because frames
+are plain data, a state can be copied, serialised and determinised in the middle of a resolution.
+
+Knowledge: ``known[s]`` maps a card to the hidden zone where seat ``s`` knows it is (``h<p>`` a hand,
+``d<p>`` face down in a party, ``w`` the Wilderness). A seat's own hand and party are always known, public
+zones are known to all. Facts are updated only from public events and the seat's own observations, never from
+hidden truth: a card leaving a hidden zone unseen makes the seat forget every fact about that zone.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from .cards import KEEPER, MARKER_OPTIONS, is_of
+
+Frame = dict[str, Any]
+Cand = tuple[str, Any]
+
+#: automatic steps: op -> fn(state, frame)
+OPS: dict[str, Callable[[State, Frame], None]] = {}
+#: candidate generators of decisions: name -> fn(state, frame) -> [(move string, value)]
+FILTERS: dict[str, Callable[[State, Frame], list[Cand]]] = {}
+#: continuations of decisions: name -> fn(state, frame, value or None for skip)
+CONT: dict[str, Callable[[State, Frame, Any], None]] = {}
+#: abilities: card id -> fn(state, me, card)
+ABILITIES: dict[str, Callable[[State, int, str], None]] = {}
+
+
+class IllegalMoveError(ValueError):
+    """A move that is not legal in the current state; the state is unchanged."""
+
+
+def op(name: str) -> Callable:
+    def deco(fn: Callable) -> Callable:
+        OPS[name] = fn
+        return fn
+
+    return deco
+
+
+def filt(name: str) -> Callable:
+    def deco(fn: Callable) -> Callable:
+        FILTERS[name] = fn
+        return fn
+
+    return deco
+
+
+def cont(name: str) -> Callable:
+    def deco(fn: Callable) -> Callable:
+        CONT[name] = fn
+        return fn
+
+    return deco
+
+
+def ability(*cards: str) -> Callable:
+    def deco(fn: Callable) -> Callable:
+        for c in cards:
+            ABILITIES[c] = fn
+        return fn
+
+    return deco
+
+
+def fmt_moves(moves: list[tuple[str, int]]) -> str:
+    return " ".join(f"{m}{d:+d}" for m, d in moves)
+
+
+class State:
+    """A Hidden Leaders game. See the module docstring for the resolution and knowledge model."""
+
+    __slots__ = (
+        "_cache",
+        "chain",
+        "graveyard",
+        "green",
+        "hands",
+        "harbor",
+        "history",
+        "known",
+        "last",
+        "leaders",
+        "modules",
+        "parties",
+        "phase",
+        "players",
+        "red",
+        "seed",
+        "setup_seat",
+        "stack",
+        "tavern",
+        "turn",
+        "variant",
+        "wilderness",
+    )
+
+    def __init__(self) -> None:
+        self.players = 0
+        self.variant = "full"
+        self.modules: tuple[str, ...] = ("core",)
+        self.seed = 0
+        self.red = 4
+        self.green = 4
+        self.leaders: list[str] = []
+        self.hands: list[list[str]] = []
+        self.parties: list[list[tuple[str, bool]]] = []
+        self.tavern: list[str | None] = [None, None, None]
+        self.harbor: list[str] = []
+        self.wilderness: list[str] = []
+        self.graveyard: list[str] = []
+        self.turn = 0
+        self.phase = "setup"
+        self.setup_seat = 0
+        self.stack: list[Frame] = []
+        self.chain: list[str] = []
+        self.known: list[dict[str, str]] = []
+        self.history: list[tuple[int, str]] = []
+        self.last: tuple[int, str] | None = None
+        self._cache: tuple[int, str, str | None, list[Cand]] | None = None
+
+    # ------------------------------------------------------------------ copying
+    def clone(self) -> State:
+        """A cheap independent copy (frames are never mutated in place, so they are shared)."""
+        s = State.__new__(State)
+        s.players, s.variant, s.modules, s.seed = self.players, self.variant, self.modules, self.seed
+        s.red, s.green, s.turn, s.phase = self.red, self.green, self.turn, self.phase
+        s.setup_seat = self.setup_seat
+        s.leaders = self.leaders[:]
+        s.hands = [h[:] for h in self.hands]
+        s.parties = [p[:] for p in self.parties]
+        s.tavern = self.tavern[:]
+        s.harbor = self.harbor[:]
+        s.wilderness = self.wilderness[:]
+        s.graveyard = self.graveyard[:]
+        s.stack = self.stack[:]
+        s.chain = self.chain[:]
+        s.known = [dict(k) for k in self.known]
+        s.history = self.history[:]
+        s.last = self.last
+        s._cache = self._cache
+        return s
+
+    # ------------------------------------------------------------------ randomness
+    def rng(self) -> random.Random:
+        """The generator for the next random outcome: a function of the seed and the whole position."""
+        key = (
+            f"{self.seed}|{self.red},{self.green}|{self.turn}|{self.harbor}|{self.wilderness}|{self.graveyard}|"
+            f"{self.hands}|{self.parties}|{self.tavern}|{len(self.stack)}"
+        )
+        return random.Random(key)
+
+    # ------------------------------------------------------------------ markers
+    def leading(self) -> str | None:
+        if self.red > self.green:
+            return "R"
+        if self.green > self.red:
+            return "G"
+        return None
+
+    def changes(self, moves: list[tuple[str, int]]) -> bool:
+        for m, d in moves:
+            v = self.red if m == "R" else self.green
+            if min(12, max(1, v + d)) != v:
+                return True
+        return False
+
+    def move_markers(self, moves: list[tuple[str, int]]) -> None:
+        for m, d in moves:
+            if m == "R":
+                self.red = min(12, max(1, self.red + d))
+            else:
+                self.green = min(12, max(1, self.green + d))
+
+    def marker(self, me: int, card: str | None, options: list[list[tuple[str, int]]], choice: bool,
+               chooser: int | None = None) -> None:
+        """Apply a marker effect: one fixed option moves at once, a choice becomes a decision."""
+        if not options:
+            return
+        if not choice:
+            self.move_markers(options[0])
+            return
+        self.ask("marker", me if chooser is None else chooser, card, "marker", "marker",
+                 opts=[fmt_moves(o) for o in options])
+
+    # ------------------------------------------------------------------ stack
+    def ask(self, kind: str, seat: int, card: str | None, f: str, then: str, may: bool = False,
+            secret: bool = False, **ctx: Any) -> None:
+        """Push a pending decision of ``seat``; ``FILTERS[f]`` gives its options when it reaches the top."""
+        fr: Frame = {"op": "ask", "kind": kind, "seat": seat, "card": card, "f": f, "then": then}
+        if may:
+            fr["may"] = True
+        if secret:
+            fr["secret"] = True
+        fr.update(ctx)
+        self.stack.append(fr)
+
+    def later(self, name: str, **ctx: Any) -> None:
+        """Push an automatic step; it runs after everything pushed after it."""
+        ctx["op"] = name
+        self.stack.append(ctx)
+
+    def resolve(self, me: int, card: str) -> None:
+        """Resolve ``card`` for seat ``me``: marker effect, then ability (played or as if played)."""
+        self.chain.append(card)
+        self.stack.append({"op": "chain-pop"})
+        if card in ABILITIES:
+            self.stack.append({"op": "ability", "me": me, "card": card})
+        opts, choice = MARKER_OPTIONS[card]
+        self.marker(me, card, opts, choice)
+
+    # ------------------------------------------------------------------ knowledge
+    def learn(self, s: int, card: str, zone: str | None) -> None:
+        """Seat ``s`` now knows ``card`` is in ``zone`` (None: a public zone or one of its own zones)."""
+        if zone is None or (zone[0] != "w" and int(zone[1:]) == s):
+            self.known[s].pop(card, None)
+        else:
+            self.known[s][card] = zone
+
+    def moved(self, card: str, src: str | None, dst: str | None, seen: tuple[int, ...] | None) -> None:
+        """Record that ``card`` moved from ``src`` to ``dst`` (zone codes, None for public zones).
+
+        ``seen`` is the seats that see which card moved (None: everybody). Every other seat forgets all it
+        knew about the source zone, since it cannot tell which card left it.
+        """
+        for s in range(self.players):
+            if seen is None or s in seen:
+                self.learn(s, card, dst)
+            elif src is not None and src[0] in "hdw":
+                k = self.known[s]
+                if k and (src[0] == "w" or int(src[1:]) != s):
+                    for c in [c for c, z in k.items() if z == src]:
+                        del k[c]
+                    k.pop(card, None)
+
+    def blur_all(self, zone: str) -> None:
+        for k in self.known:
+            for c in [c for c, z in k.items() if z == zone]:
+                del k[c]
+
+    # ------------------------------------------------------------------ zones
+    def draw_harbor(self) -> str | None:
+        """Top card of the Harbor, reshuffling the Wilderness into it first when empty."""
+        if not self.harbor:
+            if not self.wilderness:
+                return None
+            cards = self.wilderness
+            self.wilderness = []
+            self.rng().shuffle(cards)
+            self.harbor = cards
+            self.blur_all("w")
+        return self.harbor.pop(0)
+
+    def hero_str(self, p: int, idx: int) -> str:
+        card, up = self.parties[p][idx]
+        if up:
+            return f"{p}:{card}"
+        k = sum(1 for c, u in self.parties[p][:idx] if not u)
+        return f"{p}:down{k}"
+
+    def heroes(self, seats: range | list[int] | tuple[int, ...], up: bool | None = None,
+               pred: Callable[[str], bool] | None = None) -> list[Cand]:
+        """Heroes of the given parties as (move, (seat, index)); ``up`` filters face-up/face-down."""
+        out: list[Cand] = []
+        for p in seats:
+            k = 0
+            for i, (c, u) in enumerate(self.parties[p]):
+                if u:
+                    if up is not False and (pred is None or pred(c)):
+                        out.append((f"{p}:{c}", (p, i)))
+                else:
+                    if up is not True and pred is None:
+                        out.append((f"{p}:down{k}", (p, i)))
+                    k += 1
+        return out
+
+    def others(self, me: int) -> list[int]:
+        return [p for p in range(self.players) if p != me]
+
+    def bury(self, p: int, idx: int) -> None:
+        """Bury a party hero (Keeper of Discord may turn a face-up one face down instead)."""
+        card, up = self.parties[p][idx]
+        if up and card != KEEPER and any(c == KEEPER and u for c, u in self.parties[p]):
+            self.parties[p][idx] = (card, False)
+            self.moved(card, None, f"d{p}", None)
+            return
+        del self.parties[p][idx]
+        self.graveyard.insert(0, card)
+        self.moved(card, None if up else f"d{p}", None, None)
+
+    def turn_over(self, p: int, idx: int) -> None:
+        card, up = self.parties[p][idx]
+        self.parties[p][idx] = (card, not up)
+        self.moved(card, None, None if not up else f"d{p}", None)
+
+    def remove_hero(self, p: int, idx: int) -> tuple[str, bool]:
+        return self.parties[p].pop(idx)
+
+    def count_up(self, p: int, faction: str) -> int:
+        return sum(1 for c, u in self.parties[p] if u and is_of(c, faction))
+
+    def discard_tavern(self, pred: Callable[[str], bool]) -> int:
+        n = 0
+        for i, c in enumerate(self.tavern):
+            if c is not None and pred(c):
+                self.tavern[i] = None
+                self.wilderness.insert(0, c)
+                self.moved(c, None, "w", None)
+                n += 1
+        return n
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    @property
+    def markers(self) -> tuple[int, int]:
+        return (self.red, self.green)
+
+    @property
+    def to_play(self) -> int | None:
+        """The seat that must decide now (None once the game is over)."""
+        if self.phase == "over":
+            return None
+        return _rules.decision(self)[0]
+
+    def legal_moves(self) -> list[str]:
+        return _rules.legal_moves(self)
+
+    def play(self, move: str) -> None:
+        """Apply one move; raises IllegalMoveError (and changes nothing) when it is not legal."""
+        _rules.play(self, move)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        return _view.view(self, seat)
+
+    def determinize(self, seat: int, rng: random.Random) -> State:
+        return _view.determinize(self, seat, rng)
+
+    def to_json(self) -> dict[str, Any]:
+        return _view.to_json(self)
+
+    @property
+    def winning_faction(self) -> str | None:
+        return _scoring.winning_faction(self.red, self.green) if self.phase == "over" else None
+
+    @property
+    def winner(self) -> int | None:
+        return _scoring.winner(self)
+
+    def scores(self) -> list[dict[str, Any]]:
+        return _scoring.scores(self)
+
+    def record(self) -> dict[str, Any]:
+        return _record.record(self)
+
+    def __repr__(self) -> str:
+        return (f"<hidden-leaders players={self.players} turn={self.turn} phase={self.phase} "
+                f"markers=R{self.red}/G{self.green}>")
+
+
+from . import record as _record  # noqa: E402
+from . import rules as _rules  # noqa: E402
+from . import scoring as _scoring  # noqa: E402
+from . import view as _view  # noqa: E402

@@ -1,0 +1,257 @@
+"""Serialisation, per-seat views and determinisation (rule book §7.2) — the only way secrets leave a state."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .cards import CARDS, EMPEROR, LEADERS, MODULE_CARDS, MODULES, THRESHOLDS, is_of
+from .state import State
+
+
+class StateError(ValueError):
+    """A JSON state that is not a valid Hidden Leaders position."""
+
+
+def _where(zone: str) -> str:
+    if zone == "w":
+        return "wilderness"
+    return ("hand " if zone[0] == "h" else "party ") + zone[1:]
+
+
+def _pending(st: State) -> tuple[list[str], int | None]:
+    """Cards held by the resolution (drawn, looked at, taken) and the only seat that sees them (None: all)."""
+    for fr in reversed(st.stack):
+        if "hid" in fr:
+            return list(fr["hid"]), fr["seat"]
+        if "pub" in fr:
+            return list(fr["pub"]), None
+    return [], None
+
+
+def to_json(st: State) -> dict[str, Any]:
+    d: dict[str, Any] = {
+        "game": "hidden-leaders", "players": st.players, "variant": st.variant, "modules": list(st.modules),
+        "markers": {"red": st.red, "green": st.green},
+        "leaders": list(st.leaders),
+        "hands": [list(h) for h in st.hands],
+        "parties": [[{"card": c, "up": u} for c, u in p] for p in st.parties],
+        "tavern": list(st.tavern),
+        "harbor": list(st.harbor), "wilderness": list(st.wilderness), "graveyard": list(st.graveyard),
+        "turn": st.turn, "phase": st.phase, "seed": st.seed,
+        "known": [dict(sorted(k.items())) for k in st.known],
+        "history": [[s, m] for s, m in st.history],
+        "last": list(st.last) if st.last else None,
+    }
+    if st.phase == "resolve":
+        d["stack"] = [dict(fr) for fr in st.stack]
+        d["chain"] = list(st.chain)
+    return d
+
+
+def _fail(msg: str) -> StateError:
+    return StateError(f"invalid Hidden Leaders state: {msg}")
+
+
+def from_json(data: dict[str, Any]) -> State:
+    if not isinstance(data, dict) or data.get("game") != "hidden-leaders":
+        raise _fail("'game' must be 'hidden-leaders'")
+    try:
+        st = State()
+        st.players = int(data["players"])
+        if not 2 <= st.players <= 6:
+            raise _fail(f"players must be 2..6, not {st.players}")
+        st.variant = data["variant"]
+        if st.variant not in THRESHOLDS:
+            raise _fail(f"unknown variant {st.variant!r}")
+        st.modules = tuple(data["modules"])
+        if "core" not in st.modules or any(m not in MODULES for m in st.modules):
+            raise _fail(f"bad modules {list(st.modules)!r}")
+        st.red, st.green = int(data["markers"]["red"]), int(data["markers"]["green"])
+        if not (1 <= st.red <= 12 and 1 <= st.green <= 12):
+            raise _fail("markers must be on spaces 1..12")
+        st.leaders = list(data["leaders"])
+        if len(st.leaders) != st.players or len(set(st.leaders)) != st.players or any(
+                x not in LEADERS for x in st.leaders):
+            raise _fail(f"bad leaders {st.leaders!r}")
+        st.hands = [list(h) for h in data["hands"]]
+        st.parties = [[(e["card"], bool(e["up"])) for e in p] for p in data["parties"]]
+        st.tavern = list(data["tavern"])
+        st.harbor = list(data["harbor"])
+        st.wilderness = list(data["wilderness"])
+        st.graveyard = list(data["graveyard"])
+        st.turn = int(data["turn"])
+        st.phase = data["phase"]
+        st.seed = data["seed"]
+        st.known = [dict(k) for k in data.get("known") or [{} for _ in range(st.players)]]
+        st.history = [(int(s), str(m)) for s, m in data.get("history", [])]
+        last = data.get("last")
+        st.last = (int(last[0]), str(last[1])) if last else None
+        st.stack = [dict(fr) for fr in data.get("stack", [])]
+        st.chain = list(data.get("chain", []))
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise _fail(f"missing or malformed field ({exc!r})") from exc
+    if len(st.hands) != st.players or len(st.parties) != st.players or len(st.known) != st.players:
+        raise _fail("hands, parties and known need one entry per player")
+    if len(st.tavern) != 3:
+        raise _fail("the Tavern has exactly 3 slots")
+    if st.phase not in ("setup", "action", "resolve", "draw", "discard", "over"):
+        raise _fail(f"unknown phase {st.phase!r}")
+    if not 0 <= st.turn < st.players:
+        raise _fail(f"turn {st.turn} out of range")
+    if st.phase == "resolve" and not st.stack:
+        raise _fail("phase 'resolve' needs a non-empty 'stack'")
+    cards = [c for h in st.hands for c in h] + [c for p in st.parties for c, _ in p]
+    cards += [c for c in st.tavern if c is not None] + st.harbor + st.wilderness + st.graveyard
+    cards += _pending(st)[0] if st.phase == "resolve" else []
+    expected = sorted([EMPEROR, *(c for m in st.modules for c in MODULE_CARDS[m])])
+    if sorted(cards) != expected:
+        extra = sorted(set(cards) - set(expected)) or sorted(c for c in set(cards) if cards.count(c) > 1)
+        missing = sorted(set(expected) - set(cards))
+        raise _fail(f"the cards do not match the modules (unexpected/duplicated {extra[:3]}, "
+                    f"missing {missing[:3]})")
+    if st.phase == "setup":
+        st.setup_seat = next((p for p in range(st.players) if not st.parties[p]), 0)
+    return st
+
+
+def view(st: State, seat: int | None) -> dict[str, Any]:
+    """What ``seat`` may know (None: a spectator). After the game is over everything is revealed."""
+    from . import rules, scoring
+
+    if seat is not None and not (isinstance(seat, int) and 0 <= seat < st.players):
+        raise ValueError(f"seat must be None or 0..{st.players - 1}, not {seat!r}")
+    over = st.phase == "over"
+    pend, pend_seat = _pending(st) if st.phase == "resolve" else ([], None)
+    d: dict[str, Any] = {
+        "game": "hidden-leaders", "players": st.players, "variant": st.variant, "modules": list(st.modules),
+        "threshold": THRESHOLDS[st.variant][st.players],
+        "seat": seat,
+        "markers": {"red": st.red, "green": st.green},
+        "leaders": [x if (over or p == seat) else None for p, x in enumerate(st.leaders)],
+        "hands": [list(h) if (over or p == seat) else {"count": len(h)} for p, h in enumerate(st.hands)],
+        "parties": [
+            [{"card": c if (u or over or p == seat) else None, "up": u} for c, u in party]
+            for p, party in enumerate(st.parties)
+        ],
+        "tavern": list(st.tavern),
+        "harbor": list(st.harbor) if over else {"count": len(st.harbor)},
+        "wilderness": list(st.wilderness) if over else {"count": len(st.wilderness)},
+        "graveyard": list(st.graveyard),
+        "pending_cards": pend if (pend_seat is None or pend_seat == seat or over) else {"count": len(pend)},
+        "turn": st.turn,
+        "phase": st.phase,
+        "known": [],
+        "last_move": {"seat": st.last[0], "move": st.last[1]} if st.last else None,
+    }
+    if seat is not None:
+        known = []
+        for c, z in sorted(st.known[seat].items()):
+            entry: dict[str, Any] = {"where": _where(z), "card": c}
+            if z[0] == "d":
+                p = int(z[1:])
+                entry["index"] = next(i for i, (x, _) in enumerate(st.parties[p]) if x == c)
+            known.append(entry)
+        d["known"] = known
+    if over:
+        d["to_play"] = None
+        d["decision"] = None
+        d["legal_moves"] = []
+        d["scores"] = scoring.scores(st)
+        d["winning_faction"] = scoring.winning_faction(st.red, st.green)
+        d["winner"] = scoring.winner(st)
+    else:
+        who, kind, card, _ = rules.decision(st)
+        d["to_play"] = who
+        d["decision"] = {"seat": who, "kind": kind, "card": card, "prompt": _prompt(kind, card)}
+        d["legal_moves"] = rules.legal_moves(st) if who == seat else []
+    return d
+
+
+def _prompt(kind: str, card: str | None) -> str:
+    from .rules import PROMPTS
+
+    text = PROMPTS.get(kind, kind)
+    return f"{CARDS[card].name}: {text}" if card else text
+
+
+def _keep_pending_answerable(st: State, seat: int, slots: list[tuple[str, int, int]], new: list[str],
+                             rng: random.Random) -> None:
+    """Underwater Artist: a pending "give me a card of faction F" decision of another seat is public proof
+    that this seat holds such a card, so the deal must give it one."""
+    top = st.stack[-1] if st.stack else None
+    if not top or top.get("then") != "artist-give" or top["seat"] == seat:
+        return
+    p, fac = top["seat"], top["fac"]
+    hand = [j for j, (z, q, _) in enumerate(slots) if z == "h" and q == p]
+    if any(is_of(c, fac) for c in st.hands[p] if st.known[seat].get(c) == f"h{p}"):
+        return
+    if any(is_of(new[j], fac) for j in hand):
+        return
+    match = [j for j, c in enumerate(new) if is_of(c, fac)]
+    a, b = rng.choice(hand), rng.choice(match)
+    new[a], new[b] = new[b], new[a]
+
+
+def determinize(st: State, seat: int, rng: random.Random) -> State:
+    """A full state consistent with everything ``seat`` knows; every unknown card is dealt at random."""
+    if not (isinstance(seat, int) and 0 <= seat < st.players):
+        raise ValueError(f"seat must be 0..{st.players - 1}, not {seat!r}")
+    s = st.clone()
+    s.seed = rng.randrange(2**32)
+    s.history = []
+    s._cache = None
+    if st.phase == "over":
+        return s
+    mine = st.known[seat]
+    pool: list[str] = []
+    slots: list[tuple[str, int, int]] = []  # (zone kind, owner, index)
+    for p in range(st.players):
+        if p == seat:
+            continue
+        for i, c in enumerate(st.hands[p]):
+            if mine.get(c) != f"h{p}":
+                pool.append(c)
+                slots.append(("h", p, i))
+        for i, (c, u) in enumerate(st.parties[p]):
+            if not u and mine.get(c) != f"d{p}":
+                pool.append(c)
+                slots.append(("d", p, i))
+    for i, c in enumerate(st.harbor):
+        pool.append(c)
+        slots.append(("H", 0, i))
+    for i, c in enumerate(st.wilderness):
+        if mine.get(c) != "w":
+            pool.append(c)
+            slots.append(("w", 0, i))
+    for k, fr in enumerate(st.stack):
+        if "hid" in fr and fr["seat"] != seat:
+            for i, c in enumerate(fr["hid"]):
+                pool.append(c)
+                slots.append(("L", k, i))
+    new = pool[:]
+    rng.shuffle(new)
+    _keep_pending_answerable(st, seat, slots, new, rng)
+    mapping = dict(zip(pool, new, strict=True))
+    for (z, p, i), c in zip(slots, new, strict=True):
+        if z == "h":
+            s.hands[p][i] = c
+        elif z == "d":
+            s.parties[p][i] = (c, False)
+        elif z == "H":
+            s.harbor[i] = c
+        elif z == "w":
+            s.wilderness[i] = c
+        else:
+            fr = s.stack[p]
+            if fr is st.stack[p]:
+                fr = s.stack[p] = {**fr, "hid": list(fr["hid"])}
+            fr["hid"][i] = c
+    for q in range(st.players):
+        if q != seat:
+            s.known[q] = {mapping.get(c, c): z for c, z in st.known[q].items()}
+    others = [x for x in LEADERS if x != st.leaders[seat]]
+    rng.shuffle(others)
+    it = iter(others)
+    s.leaders = [x if p == seat else next(it) for p, x in enumerate(st.leaders)]
+    return s
