@@ -148,7 +148,7 @@ def _int(value: str, key: str) -> int:
 
 
 def parse_position(text: str, draw_rule: bool = True) -> State:
-    from .rules import PHASES, REACTION, lost
+    from .rules import CAPTURE, PHASES, REACTION, lost
     from .state import State
 
     if not isinstance(text, str):
@@ -218,8 +218,11 @@ def parse_position(text: str, draw_rule: bool = True) -> State:
     recruits = _int(fields["recruits"], "recruits")
     turns = _int(fields["turns"], "turns")
     st = State(board, turn, phase, acted, market, deck, recruits, turns, draw_rule)
+    lost_how = [lost(board, st.loc[side], side) for side in (0, 1)]
+    if all(lost_how):
+        raise PositionError("both Leaders are lost; no legal game reaches this position")
     for side in (0, 1):
-        how = lost(board, st.loc[side], side)
-        if how:
-            raise PositionError(f"the {SIDES[side]} Leader is already lost; positions must be playable")
+        if lost_how[side]:  # a finished game: the other side has won
+            st.winner = side ^ 1
+            st.termination = "capture" if lost_how[side] == CAPTURE else "surround"
     return st
