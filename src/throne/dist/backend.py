@@ -77,13 +77,15 @@ def _run_pool(fn: Callable[[Any], Any], jobs: list[Any], workers: int | None) ->
     if n == 1:
         yield from (fn(job) for job in jobs)
         return
-    # "spawn": workers start clean, without threads or locks inherited from the parent (a Ray driver, a server).
+    # "spawn": workers start clean, without threads or locks inherited from the parent (Ray, a server).
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=n, mp_context=context) as pool:
         yield from pool.map(fn, jobs, chunksize=1)
 
 
-def _run_ray(fn: Callable[[Any], Any], jobs: list[Any], address: str | None, workers: int | None) -> Iterator[Any]:
+def _run_ray(
+    fn: Callable[[Any], Any], jobs: list[Any], address: str | None, workers: int | None
+) -> Iterator[Any]:
     try:
         import ray
     except ImportError as exc:  # pragma: no cover - depends on the installed extras

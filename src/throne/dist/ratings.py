@@ -1,9 +1,10 @@
 """Elo ratings with uncertainty from a set of game results (Bradley–Terry, maximum a posteriori).
 
 Each game between two entrants gives the first a score of 1 (win), 0.5 (draw) or 0 (loss). The model is
-P(i beats j) = 1 / (1 + 10 ** ((R_j - R_i) / 400)); a weak normal prior (mean 1500, sd `PRIOR_SD`) keeps ratings
-finite when an entrant wins or loses every game. The fit is a few Newton steps; the 95% interval comes from the
-inverse Hessian at the optimum, for ratings centred on 1500. The result depends only on the games, never on their order.
+P(i beats j) = 1 / (1 + 10 ** ((R_j - R_i) / 400)); a weak normal prior (mean 1500, sd `PRIOR_SD`) keeps
+ratings finite when an entrant wins or loses every game. The fit is a few Newton steps; the 95% interval
+comes from the inverse Hessian at the optimum, for ratings centred on 1500. The result depends only on the
+games, never on their order.
 """
 
 from __future__ import annotations
@@ -32,7 +33,9 @@ class Rating:
     score: float  # points scored (wins + half draws)
 
 
-def fit_elo(names: Sequence[str], games: Iterable[tuple[str, str, float]], iterations: int = 50) -> list[Rating]:
+def fit_elo(
+    names: Sequence[str], games: Iterable[tuple[str, str, float]], iterations: int = 50
+) -> list[Rating]:
     """Ratings of `names` from `(a, b, score_of_a)` games, best first."""
     index = {name: i for i, name in enumerate(names)}
     if len(index) != len(names):

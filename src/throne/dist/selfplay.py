@@ -8,8 +8,8 @@ Output (`DIR/trajectories.parquet`, zstd-compressed, plus `DIR/meta.json`), one 
 | `seed` | int64 | deal seed of the game (`seed + game`) |
 | `step` | int32 | decision number within the game |
 | `seat` | int8 | the deciding seat |
-| `observation` | fixed_size_list<float32> | the deciding seat's observation, flattened (`meta.json` gives the shape) |
-| `legal_actions` | list<int32> | ids of the legal actions: the action mask is `zeros(num_actions)` set to 1 there |
+| `observation` | fixed_size_list<float32> | the deciding seat's observation, flattened (shape in meta.json) |
+| `legal_actions` | list<int32> | ids of the legal actions: the mask is `zeros(num_actions)`, 1 there |
 | `action` | int32 | the id chosen |
 | `return` | float32 | the deciding seat's final return: +1 win, −1 loss, 0 when nobody won |
 
@@ -72,7 +72,7 @@ def play_selfplay(job: SelfplayJob) -> dict[str, np.ndarray]:
     final = np.asarray(codec.returns(state), dtype=np.float32)
     seat_array = np.asarray(who, dtype=np.int8)
     return {
-        "observation": np.stack(observations) if observations else np.zeros((0, codec_size(codec)), np.float32),
+        "observation": np.stack(observations) if observations else np.zeros((0, codec_size(codec)), "f4"),
         "legal_actions": legal,
         "action": np.asarray(actions, dtype=np.int32),
         "seat": seat_array,

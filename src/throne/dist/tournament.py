@@ -118,7 +118,8 @@ def run_tournament(
     adapter = game_adapter(game)
     players = players or adapter.default_players
     if players not in adapter.players:
-        raise TournamentError(f"{game} is played by {', '.join(map(str, adapter.players))} players, not {players}")
+        counts = ", ".join(map(str, adapter.players))
+        raise TournamentError(f"{game} is played by {counts} players, not {players}")
     entries = {name: bot_entry(game, name) for name in entrants}
     plan = schedule(game, entrants, games)
     tasks = [(adapter, entries[m.a], entries[m.b], players, m.index, seed, False) for m in plan]

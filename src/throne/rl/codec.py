@@ -43,6 +43,10 @@ class Codec:
         """Play a legal action (`move` is its string from `legal_actions`)."""
         state.play(move)
 
+    def action_of(self, state: Any, move: str) -> int:
+        """The id of a legal move in any accepted spelling."""
+        raise NotImplementedError
+
     def mask(self, legal: dict[int, str]) -> np.ndarray:
         out = np.zeros(self.num_actions, dtype=np.int8)
         out[list(legal)] = 1
@@ -78,13 +82,18 @@ class LeadersCodec(Codec):
     def apply(self, state: Any, action: int, move: str) -> None:
         state.apply(action)  # already checked against legal_actions()
 
+    def action_of(self, state: Any, move: str) -> int:
+        return state.move_to_action(move)
+
     def legal_actions(self, state: Any) -> dict[int, str]:
         if state.is_over:
             return {}
         return {a: state.action_to_move(a) for a in sorted(state.legal_actions())}
 
     def render(self, state: Any) -> str:
-        return leaders_obs.render(state.view())
+        view = public_view(state)
+        view.update(winner=state.winner, termination=state.termination)
+        return leaders_obs.render(view)
 
 
 def public_view(state: Any) -> dict[str, Any]:
@@ -126,7 +135,9 @@ class HiddenLeadersCodec(Codec):
         self.num_actions = hidden_actions.NUM_ACTIONS
 
     def new_state(self, seed: int) -> Any:
-        return self._hl.new_game(players=self.num_players, seed=seed, variant=self.variant, modules=self.modules)
+        return self._hl.new_game(
+            players=self.num_players, seed=seed, variant=self.variant, modules=self.modules
+        )
 
     def observe(self, state: Any, seat: int) -> np.ndarray:
         return self._obs.encode(state.view(seat), seat)
@@ -138,14 +149,20 @@ class HiddenLeadersCodec(Codec):
     def legal_actions(self, state: Any) -> dict[int, str]:
         if state.is_over:
             return {}
-        hand = self.hand(state, state.to_play)
-        legal = {self._actions.encode(move, hand): move for move in state.legal_moves()}
+        seat = state.to_play
+        view = state.view(seat)  # one call gives the hand and the legal moves of the deciding seat
+        hand = view["hands"][seat]
+        legal = {self._actions.encode(move, hand): move for move in view["legal_moves"]}
         return dict(sorted(legal.items()))
+
+    def action_of(self, state: Any, move: str) -> int:
+        return self._actions.encode(move, self.hand(state, state.to_play))
 
     def render(self, state: Any) -> str:
         view = state.view(None)
         markers = view["markers"]
-        lines = [f"turn {view['turn']}  to play {view.get('to_play')}  red {markers['red']}  green {markers['green']}"]
+        lines = [f"turn {view['turn']}  to play {view.get('to_play')}"]
+        lines.append(f"markers: red {markers['red']}  green {markers['green']}")
         for seat, party in enumerate(view["parties"]):
             shown = " ".join(h["card"] if h.get("up") else "[down]" for h in party)
             lines.append(f"seat {seat}: {shown or '-'}")

@@ -8,11 +8,11 @@ obs, info = env.reset(seed=0)
 action = env.action_space.sample(info["action_mask"])
 ```
 The observation is the agent's own (the same arrays as the PettingZoo environments, without the mask); the
-legal actions come in `info["action_mask"]` (int8) and from `env.unwrapped.action_masks()` (bool). The reward is
-0 until the end, then +1 / −1 / 0 as in the PettingZoo environments. An illegal action ends the episode with
-reward −1 and `info["illegal_action"] = True` (`illegal="raise"` raises `IllegalActionError` instead). The
-opponents are seeded from the reset seed, so a seeded episode is reproducible when the opponent bot searches
-with an iteration budget (levels with a time budget depend on the machine's speed).
+legal actions come in `info["action_mask"]` (int8) and from `env.unwrapped.action_masks()` (bool). The
+reward is 0 until the end, then +1 / −1 / 0 as in the PettingZoo environments. An illegal action ends the
+episode with reward −1 and `info["illegal_action"] = True` (`illegal="raise"` raises `IllegalActionError`
+instead). The opponents are seeded from the reset seed, so a seeded episode is reproducible when the
+opponent bot searches with an iteration budget (levels with a time budget depend on the machine's speed).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ ILLEGAL_MODES = ("lose", "raise")
 class ThroneEnv(gym.Env):
     """One seat of a game against bots."""
 
-    metadata = {"render_modes": ["ansi", "human"]}
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
 
     def __init__(
         self,
@@ -48,7 +48,8 @@ class ThroneEnv(gym.Env):
         if illegal not in ILLEGAL_MODES:
             raise ValueError(f"illegal must be one of {ILLEGAL_MODES}, got {illegal!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
+            modes = self.metadata["render_modes"]
+            raise ValueError(f"render_mode must be one of {modes}, got {render_mode!r}")
         ai.bot_entry(codec.game, opponent)  # fails early on an unknown bot
         self.codec = codec
         self.opponent = opponent
@@ -124,7 +125,7 @@ class ThroneEnv(gym.Env):
 
 
 class LeadersEnv(ThroneEnv):
-    """`throne/Leaders-v0`: Leaders against a bot; `seat` 0 is South, 1 North, None a random side per episode."""
+    """`throne/Leaders-v0`: Leaders against a bot; `seat` 0 is South, 1 North, None a random side."""
 
     def __init__(self, opponent: str = "random", seat: int | None = 0, draw_rule: bool = True, **kwargs: Any):
         super().__init__(LeadersCodec(draw_rule=draw_rule), opponent=opponent, seat=seat, **kwargs)
@@ -142,7 +143,8 @@ class HiddenLeadersEnv(ThroneEnv):
         variant: str = "full",
         **kwargs: Any,
     ):
-        super().__init__(HiddenLeadersCodec(players, tuple(modules), variant), opponent=opponent, seat=seat, **kwargs)
+        codec = HiddenLeadersCodec(players, tuple(modules), variant)
+        super().__init__(codec, opponent=opponent, seat=seat, **kwargs)
 
 
 def register() -> None:

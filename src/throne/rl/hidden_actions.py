@@ -5,7 +5,7 @@ in the order of `hidden_leaders.CARDS` (`CARD_INDEX`). The blocks, in id order:
 
 | block | strings | size |
 |---|---|---|
-| `pass`, `skip`, `draw harbor` | fixed | 3 |
+| `pass` `skip` `draw harbor` `pile graveyard` `pile wilderness` `flip` `look` | fixed | 7 |
 | `play <card>` | per card | C |
 | `tavern <card>` · `pick <card>` · `hand <card>` · `draw tavern <card>` | per card each | 4·C |
 | `faction <f>` | factions in `FACTIONS` order | 4 |
@@ -43,7 +43,7 @@ class ActionEncodingError(ValueError):
     """A move string or action id outside the encoding (or not meaningful for the given hand)."""
 
 
-_FIXED = ("pass", "skip", "draw harbor")
+_FIXED = ("pass", "skip", "draw harbor", "pile graveyard", "pile wilderness", "flip", "look")
 _CARD_BLOCKS = ("play", "tavern", "pick", "hand", "draw tavern")
 _STEPS = tuple(d for d in range(-MAX_STEP, MAX_STEP + 1) if d != 0)
 _SUBSETS: tuple[tuple[int, ...], ...] = tuple(
@@ -149,7 +149,7 @@ def _signed(letter: str, i: int) -> str:
 
 
 def decode(action: int, hand: Sequence[str] = ()) -> str:
-    """The move string of `action` (cards of multi-card discards sorted by id, as `legal_moves()` lists them)."""
+    """The move string of `action` (discarded cards sorted by id, as `legal_moves()` lists them)."""
     if not 0 <= action < NUM_ACTIONS:
         raise ActionEncodingError(f"action {action} outside 0..{NUM_ACTIONS - 1}")
     if action < len(_FIXED):

@@ -1,21 +1,25 @@
 """Hidden Leaders observations: card-zone features and public counters, from one seat's `view(seat)`.
 
-Seats are relative to the observer: relative seat k is seat `(observer + k) % players` (k = 0 is the observer).
+Seats are relative to the observer: relative seat k is seat `(observer + k) % players` (k = 0: the observer).
 The observation is one float32 vector, the concatenation of these blocks (C = number of cards, in the order of
 `hidden_actions.CARD_IDS`):
 
 | block | shape | meaning |
 |---|---|---|
-| `zones` | (ZONES, C) | 1 where a card is: own hand, own party face up, own party face down, party of relative seat 1..5 face up, Tavern, Graveyard, Graveyard top, privately looked at (`known`), being resolved |
+| `zones` | (ZONES, C) | 1 where a card is (zones listed below) |
 | `markers` | (2, 12) | one-hot red and green marker spaces 1..12 |
-| `leaders` | (6, 6) | leader of relative seat k (one-hot over `hidden_leaders.LEADERS`): the own leader, others only once revealed |
-| `counts` | (6, 3) | per relative seat: hand size, face-up heroes, face-down heroes (each / 10) |
+| `leaders` | (6, 6) | leader of relative seat k (one-hot, `LEADER_IDS`): own, others once revealed |
+| `counts` | (6, 3) | per relative seat: hand size, face-up heroes, face-down heroes (each min(n, 10) / 10) |
 | `piles` | (3,) | Harbor, Wilderness and Graveyard sizes / 100 |
 | `players` | (5,) | one-hot player count 2..6 |
 | `turn`, `to_play` | (6,), (6,) | one-hot relative seat of the turn player and of the deciding seat |
 | `phase` | (len(PHASES),) | one-hot phase |
 | `decision` | (len(DECISIONS) + 1,) | one-hot decision kind (last entry: any other kind) |
 | `threshold` | (1,) | face-up heroes that end the game / 10 |
+
+Zones, in order: own hand, own party face up, own party face down, party of relative seat 1..5 face up (5
+zones), Tavern, Graveyard, Graveyard top, privately looked at (`known`), card being resolved, cards held
+by the resolution in progress (`pending_cards`, when this seat may see them).
 
 Everything comes from `view(observer)`, which holds only what that seat may know.
 """
@@ -36,7 +40,7 @@ LEADER_IDS: tuple[str, ...] = tuple(hl.LEADERS)
 PHASES = ("setup", "action", "resolve", "draw", "discard", "over")
 DECISIONS = (
     "setup", "action", "marker", "pick-hero", "pick-tavern", "pick-card", "pick-hand", "pick-seat", "faction",
-    "draw", "discard", "extra-play",
+    "draw", "discard", "extra-play", "pile", "mode",
 )  # fmt: skip
 
 ZONE_HAND, ZONE_UP, ZONE_DOWN = 0, 1, 2
@@ -46,7 +50,8 @@ ZONE_GRAVEYARD = ZONE_TAVERN + 1
 ZONE_GRAVE_TOP = ZONE_GRAVEYARD + 1
 ZONE_KNOWN = ZONE_GRAVE_TOP + 1
 ZONE_RESOLVING = ZONE_KNOWN + 1
-ZONES = ZONE_RESOLVING + 1
+ZONE_PENDING = ZONE_RESOLVING + 1  # cards held by a resolution that this seat sees (drawn, looked at)
+ZONES = ZONE_PENDING + 1
 
 BLOCKS: dict[str, tuple[int, ...]] = {
     "zones": (ZONES, C),
@@ -62,9 +67,11 @@ BLOCKS: dict[str, tuple[int, ...]] = {
     "threshold": (1,),
 }
 OFFSETS: dict[str, int] = {}
+_SLICES: list[tuple[str, int, int, tuple[int, ...]]] = []
 _size = 0
 for _name, _shape in BLOCKS.items():
     OFFSETS[_name] = _size
+    _SLICES.append((_name, _size, _size + int(np.prod(_shape)), _shape))
     _size += int(np.prod(_shape))
 SIZE = _size
 SHAPE: tuple[int] = (SIZE,)
@@ -76,10 +83,7 @@ _DECISION_INDEX = {d: i for i, d in enumerate(DECISIONS)}
 
 def blocks(vector: np.ndarray) -> dict[str, np.ndarray]:
     """Named, shaped views of an observation vector (for inspection and tests)."""
-    return {
-        name: vector[OFFSETS[name] : OFFSETS[name] + int(np.prod(shape))].reshape(shape)
-        for name, shape in BLOCKS.items()
-    }
+    return {name: vector[start:end].reshape(shape) for name, start, end, shape in _SLICES}
 
 
 def _hand_cards(hand: Any) -> list[str]:
@@ -124,10 +128,10 @@ def encode(view: Mapping[str, Any], observer: int) -> np.ndarray:
                 down += 1
                 if k == 0 and card is not None:
                     zones[ZONE_DOWN, CARD_INDEX[card]] = 1.0
-        counts[k, 1] = up / 10.0
-        counts[k, 2] = down / 10.0
+        counts[k, 1] = min(up, 10) / 10.0
+        counts[k, 2] = min(down, 10) / 10.0
     for seat, hand in enumerate(view["hands"]):
-        counts[rel(seat), 0] = _hand_count(hand) / 10.0
+        counts[rel(seat), 0] = min(_hand_count(hand), 10) / 10.0
     for card in view.get("tavern") or ():
         if card is not None:
             zones[ZONE_TAVERN, CARD_INDEX[card]] = 1.0
@@ -140,6 +144,10 @@ def encode(view: Mapping[str, Any], observer: int) -> np.ndarray:
         card = item.get("card") if isinstance(item, Mapping) else None
         if card in CARD_INDEX:
             zones[ZONE_KNOWN, CARD_INDEX[card]] = 1.0
+    pending = view.get("pending_cards")
+    if isinstance(pending, list):
+        for card in pending:
+            zones[ZONE_PENDING, CARD_INDEX[card]] = 1.0
     decision = view.get("decision") or {}
     if decision.get("card") in CARD_INDEX:
         zones[ZONE_RESOLVING, CARD_INDEX[decision["card"]]] = 1.0
@@ -162,13 +170,6 @@ def encode(view: Mapping[str, Any], observer: int) -> np.ndarray:
         b["phase"][_PHASE_INDEX[view["phase"]]] = 1.0
     if decision:
         b["decision"][_DECISION_INDEX.get(decision.get("kind"), len(DECISIONS))] = 1.0
-    thresholds = hl.THRESHOLDS.get(view.get("variant", "full"), hl.THRESHOLDS.get("full"))
-    b["threshold"][0] = _threshold(thresholds, players) / 10.0
+    b["threshold"][0] = int(view["threshold"]) / 10.0
     return out
-
-
-def _threshold(table: Any, players: int) -> int:
-    if isinstance(table, Mapping):
-        return int(table.get(players, table.get(str(players), 0)))
-    return 0
 

@@ -118,15 +118,19 @@ def encode(view: Mapping[str, Any], observer: int) -> np.ndarray:
 
 
 def render(view: Mapping[str, Any]) -> str:
-    """A plain-text picture of the board: one line per row of the planes (South's orientation)."""
-    grid = [["  " for _ in range(SIZE)] for _ in range(SIZE)]
+    """A plain-text picture of the board, South at the bottom: columns a..g side by side, each cell drawn at
+    its hex height; South's pieces in capitals, North's in lower case, `.` an empty cell."""
+    lines = [[" "] * (SIZE * 4) for _ in range(4 * RADIUS + 1)]
+    occupant = {p["cell"]: p["code"] if p["side"] == 0 else p["code"].lower() for p in view["pieces"]}
     for cell in ALL_CELLS:
-        row, col = cell_index(cell, 0)
-        grid[row][col] = " ."
-    for piece in view["pieces"]:
-        row, col = cell_index(piece["cell"], 0)
-        code = piece["code"] if piece["side"] == 0 else piece["code"].lower()
-        grid[row][col] = code.rjust(2)
-    lines = [" ".join(r) for r in grid]
-    status = f"turn={'SN'[view['turn']]} phase={view['phase']} market={','.join(c or '-' for c in view['market'])}"
-    return "\n".join([*lines, status])
+        q, r = cell_coords(cell)
+        text = occupant.get(cell, ".").center(3)
+        y, x = 2 * r + q + 2 * RADIUS, (q + RADIUS) * 4
+        lines[y][x : x + 3] = text
+    rows = ["".join(line).rstrip() for line in lines]
+    rows.append("".join(c.center(4) for c in COLUMNS).rstrip())
+    market = ",".join(c or "-" for c in view["market"])
+    rows.append(f"turn={'SN'[view['turn']]} phase={view['phase']} market={market} deck={view['deck_size']}")
+    if view.get("is_over"):
+        rows.append(f"over: {view.get('termination')}, winner {view.get('winner')}")
+    return "\n".join(rows)

@@ -7,21 +7,22 @@ game = pyspiel.load_game("throne_leaders")
 game = pyspiel.load_game("throne_hidden_leaders", {"players": 4, "modules": "core", "seed": 7})
 ```
 
-**Leaders** is a perfect-information game with explicit chance nodes (`EXPLICIT_STOCHASTIC`): a game starts with
-three chance nodes that deal the market, and every refill of a market slot is a chance node whose outcomes are
-the cards still in the deck, uniformly. Chance outcome `i` is the champion card `leaders_obs.CARD_CODES[i]`.
-The engine state is rebuilt from its position string with the chosen card in the slot; this drops its move
-history, which changes nothing: after a refill no earlier start-of-turn position can recur (the market holds a
-card it never held before), so the repetition rule is unaffected. Player actions are the engine's own ids
-(`leaders.NUM_ACTIONS`). Observation tensors are the planes of `throne.rl.leaders_obs` for the given player.
+**Leaders** is a perfect-information game with explicit chance nodes (`EXPLICIT_STOCHASTIC`): a game
+starts with three chance nodes that deal the market, and every refill of a market slot is a chance node whose
+outcomes are the cards still in the deck, uniformly. Chance outcome `i` is the champion card
+`leaders_obs.CARD_CODES[i]`. The engine state is rebuilt from its position string with the chosen card in
+the slot; this drops its move history, which changes nothing: after a refill no earlier start-of-turn
+position can recur (the market holds a card it never held before), so the repetition rule is unaffected.
+Player actions are the engine's own ids (`leaders.NUM_ACTIONS`). Observation tensors are the planes of
+`throne.rl.leaders_obs` for the given player.
 
 **Hidden Leaders** is an imperfect-information game whose randomness is sampled inside the engine from its
 seeded generator (`SAMPLED_STOCHASTIC`, no chance nodes): the game parameter `seed` seeds a generator that
 draws the deal seed of each `new_initial_state()`. Information state and observation strings are the JSON of
 `view(player)`; tensors are the vectors of `throne.rl.hidden_obs`; `resample_from_infostate` uses the engine's
 `determinize(player, rng)`, so OpenSpiel's IS-MCTS searches worlds consistent with what the player knows.
-Actions follow `throne.rl.hidden_actions`. Returns: +1 for the winner, −1 for the other seats, all 0 when nobody
-wins (so the game is general-sum).
+Actions follow `throne.rl.hidden_actions`. Returns: +1 for the winner, −1 for the other seats, all 0 when
+nobody wins (so the game is general-sum).
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ _CARD_INDEX = {c: i for i, c in enumerate(leaders_obs.CARD_CODES)}
 
 
 class _Engine:
-    """Holds an engine state; OpenSpiel clones Python states with `deepcopy`, which this turns into `clone()`."""
+    """Holds an engine state; OpenSpiel clones Python states with `deepcopy`, turned here into `clone()`."""
 
     __slots__ = ("legal", "state")
 

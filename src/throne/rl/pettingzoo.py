@@ -12,7 +12,8 @@ for agent in env.agent_iter():
 Agents are `player_0`, `player_1`, … (seat order; Leaders: South, North). Each observation is
 `{"observation": float32 array, "action_mask": int8 array}` computed from that agent's information only; the
 mask is all zeros except for the agent that must decide. Rewards come at the end: +1 for the winner, −1 for
-every other seat, 0 for all when nobody wins (a Leaders draw, a Hidden Leaders faction with no aligned player).
+every other seat, 0 for all when nobody wins (a Leaders draw; a Hidden Leaders faction with no aligned
+player).
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ class ThroneAECEnv(AECEnv):
     def __init__(self, codec: Codec, render_mode: str | None = None) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
+            modes = self.metadata["render_modes"]
+            raise ValueError(f"render_mode must be one of {modes}, got {render_mode!r}")
         self.codec = codec
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"throne_{codec.game.replace('-', '_')}_v0"}
