@@ -229,15 +229,32 @@ class State:
         ``seen`` is the seats that see which card moved (None: everybody). Every other seat forgets all it
         knew about the source zone, since it cannot tell which card left it.
         """
-        for s in range(self.players):
-            if seen is None or s in seen:
-                self.learn(s, card, dst)
-            elif src is not None and src[0] in "hdw":
-                k = self.known[s]
-                if k and (src[0] == "w" or int(src[1:]) != s):
-                    for c in [c for c, z in k.items() if z == src]:
-                        del k[c]
+        known = self.known
+        owner = -1 if dst is None or dst[0] == "w" else int(dst[1:])
+        if seen is None:
+            if dst is None:
+                for k in known:
+                    if card in k:
+                        del k[card]
+            else:
+                for s, k in enumerate(known):
+                    if s == owner:
+                        k.pop(card, None)
+                    else:
+                        k[card] = dst
+            return
+        src_owner = -1 if src is None or src[0] == "w" else int(src[1:])
+        for s, k in enumerate(known):
+            if s in seen:
+                if dst is None or s == owner:
                     k.pop(card, None)
+                else:
+                    k[card] = dst
+            elif src is not None and k and s != src_owner:
+                stale = [c for c, z in k.items() if z == src]
+                for c in stale:
+                    del k[c]
+                k.pop(card, None)
 
     def blur_all(self, zone: str) -> None:
         for k in self.known:

@@ -1,0 +1,1 @@
+"""Engine speed measurements behind `throne bench`."""

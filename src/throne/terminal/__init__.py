@@ -1,0 +1,1 @@
+"""Terminal front ends: play and replay in a text console."""

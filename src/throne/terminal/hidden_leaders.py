@@ -1,0 +1,174 @@
+"""Play Hidden Leaders in a terminal against random bots, and replay records.
+
+Everything shown to the human comes from ``state.view(seat)`` (or the spectator view in replays); the log of
+what others did is derived from the ``last_move`` of successive views, never from the full state.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from throne.games import hidden_leaders as hl
+
+OPPONENTS = ("random",)
+InputFn = Callable[[str], str]
+OutputFn = Callable[[str], None]
+
+
+def _bot_move(state: hl.State, seat: int, opponent: str, rng: random.Random) -> str:
+    """The move of a bot seat. Only ``random`` exists so far; other bots plug in here."""
+    if opponent != "random":
+        raise ValueError(f"unknown opponent {opponent!r}: available opponents are {', '.join(OPPONENTS)}")
+    return rng.choice(state.legal_moves())
+
+
+def _name(card: str | None) -> str:
+    if card is None:
+        return "[face down]"
+    c = hl.CARDS[card]
+    fac = c.faction or "neutral"
+    return f"{c.name} ({fac})"
+
+
+def track(red: int, green: int) -> str:
+    """The power track 1..12; the war spaces 9..12 are bracketed."""
+    cells = []
+    for i in range(1, 13):
+        mark = ("R" if red == i else "") + ("G" if green == i else "")
+        cells.append(f"{i:>2}{mark or '.':<2}")
+    return " ".join(cells[:8]) + " [" + " ".join(cells[8:]) + "]  (war: 9-12)"
+
+
+def render(v: dict[str, Any]) -> str:
+    """A text picture of a view dict."""
+    seat = v["seat"]
+    lines = [f"--- Hidden Leaders, {v['players']} players, {v['phase']} phase, turn of seat {v['turn']} ---"]
+    red, green = v["markers"]["red"], v["markers"]["green"]
+    lines.append(f"Power track: red R={red}, green G={green}")
+    lines.append("  " + track(red, green))
+    if seat is not None and v["leaders"][seat]:
+        lead = hl.LEADERS[v["leaders"][seat]]
+        lines.append(f"Your leader: {lead.name} (#{lead.number}), allied with {' and '.join(lead.factions)}")
+    for p in range(v["players"]):
+        hand = v["hands"][p]
+        count = hand["count"] if isinstance(hand, dict) else len(hand)
+        who = "you" if p == seat else f"seat {p}"
+        lead = v["leaders"][p]
+        tag = f" [{hl.LEADERS[lead].name}]" if lead and p != seat else ""
+        party = v["parties"][p]
+        ups = sum(1 for h in party if h["up"])
+        heroes = ", ".join(
+            _name(h["card"]) + ("" if h["up"] else " (down)") if h["card"] else "[face down]" for h in party
+        ) or "-"
+        lines.append(f"Seat {p} ({who}){tag}: {count} in hand, {ups}/{v['threshold']} face up: {heroes}")
+    if seat is not None and isinstance(v["hands"][seat], list):
+        lines.append("Your hand: " + (", ".join(_name(c) for c in v["hands"][seat]) or "-"))
+    lines.append("Tavern: " + ", ".join(_name(c) if c else "(empty)" for c in v["tavern"]))
+    harbor, wild = v["harbor"], v["wilderness"]
+    hc = harbor["count"] if isinstance(harbor, dict) else len(harbor)
+    wc = wild["count"] if isinstance(wild, dict) else len(wild)
+    grave = v["graveyard"]
+    lines.append(f"Harbor: {hc} cards. Wilderness: {wc} cards. Graveyard ({len(grave)}): "
+                 + (", ".join(hl.CARDS[c].name for c in grave[:5]) + (" ..." if len(grave) > 5 else "")))
+    if v["known"]:
+        lines.append("You know: " + "; ".join(f"{_name(k['card'])} in {k['where']}" for k in v["known"]))
+    pend = v.get("pending_cards")
+    if isinstance(pend, list) and pend:
+        lines.append("Cards in play for the decision: " + ", ".join(_name(c) for c in pend))
+    return "\n".join(lines)
+
+
+def render_scores(v: dict[str, Any]) -> str:
+    lines = [f"Game over. Winning faction: {v['winning_faction']}. Final markers R={v['markers']['red']} "
+             f"G={v['markers']['green']}."]
+    for r in v["scores"]:
+        lead = hl.LEADERS[r["leader"]]
+        flag = "  <== WINNER" if r["winner"] else ""
+        lines.append(
+            f"  seat {r['seat']}: {lead.name} ({'/'.join(lead.factions)}), aligned={r['aligned']}, "
+            f"faction heroes={r['faction_heroes']} (bonus {r['bonus']}), total heroes={r['total_heroes']}"
+            f"{', decided by ' + r['tiebreak'] if r['winner'] and r['tiebreak'] else ''}{flag}"
+        )
+    if v["winner"] is None:
+        lines.append("  Nobody is allied with the winning faction: nobody wins.")
+    return "\n".join(lines)
+
+
+def _ask(v: dict[str, Any], input_fn: InputFn, out: OutputFn) -> str:
+    moves = v["legal_moves"]
+    d = v["decision"]
+    out(f"\n>> {d['prompt']}")
+    for i, m in enumerate(moves, 1):
+        out(f"  {i:>2}. {m}")
+    while True:
+        text = input_fn("Your choice (number or move, 'q' to quit): ").strip()
+        if text in ("q", "quit"):
+            raise KeyboardInterrupt
+        if text.isdigit() and 1 <= int(text) <= len(moves):
+            return moves[int(text) - 1]
+        if text in moves:
+            return text
+        out(f"'{text}' is not one of the options; type a number from 1 to {len(moves)} or a move.")
+
+
+def play(players: int = 4, seat: int = 0, opponent: str = "random", modules: tuple[str, ...] = ("core",),
+         variant: str = "full", seed: int | None = None, *, input_fn: InputFn = input,
+         out: OutputFn = print) -> None:
+    """One human (``seat``) against bots in the terminal."""
+    if opponent not in OPPONENTS:
+        raise SystemExit(f"error: unknown opponent {opponent!r} for Hidden Leaders; available: "
+                         f"{', '.join(OPPONENTS)}")
+    if not (isinstance(players, int) and 2 <= players <= 6) or not 0 <= seat < players:
+        raise SystemExit(f"error: need 2-6 players and a seat in 0..{players - 1}")
+    try:
+        state = hl.new_game(players=players, seed=seed, variant=variant, modules=modules)
+    except ValueError as exc:
+        raise SystemExit(f"error: {exc}") from exc
+    rng = random.Random(state.seed + 1)
+    out(f"Hidden Leaders, seed {state.seed}. You are seat {seat}.")
+    try:
+        while not state.is_over:
+            v = state.view(seat)
+            if v["to_play"] == seat:
+                out("\n" + render(v))
+                move = _ask(v, input_fn, out)
+            else:
+                move = _bot_move(state, v["to_play"], opponent, rng)
+            state.play(move)
+            last = state.view(seat)["last_move"]
+            if last and last["seat"] != seat:
+                out(f"seat {last['seat']}: {last['move']}")
+    except (KeyboardInterrupt, EOFError):
+        out("\nGame abandoned.")
+        return
+    v = state.view(seat)
+    out("\n" + render(v))
+    out(render_scores(v))
+
+
+def replay(record: dict, *, input_fn: InputFn = input, out: OutputFn = print) -> None:
+    """Step through a record with the spectator's view; the end reveals everything."""
+    try:
+        hl.record_to_state(record)
+    except hl.RecordError as exc:
+        raise SystemExit(f"error: {exc}") from exc
+    state = hl.new_game(players=record["players"], seed=record["seed"], variant=record.get("variant", "full"),
+                        modules=tuple(record.get("modules", ("core",))))
+    moves = record["moves"]
+    out(render(state.view(None)))
+    for n, (_, move) in enumerate(moves, 1):
+        state.play(move)
+        v = state.view(None)
+        out(f"\n#{n} seat {v['last_move']['seat']}: {v['last_move']['move']}")
+        if v["phase"] in ("action", "over") or n == len(moves):
+            out(render(v))
+            try:
+                text = input_fn("Enter: next, q: quit > ").strip()
+            except EOFError:
+                text = "q"
+            if text == "q":
+                return
+    if state.is_over:
+        out(render_scores(state.view(None)))
