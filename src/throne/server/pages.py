@@ -1,5 +1,142 @@
-"""HTML pages of the web client (server-rendered); the JSON/WebSocket API lives in the other modules."""
+"""HTML pages of the web client (server-rendered); the JSON/WebSocket API lives in the other modules.
 
-from fastapi import APIRouter
+Pages are thin Jinja2 shells: the scripts in ``static/js`` fill them from the API and the game WebSocket.
+The page language comes from the ``throne_lang`` cookie (set by the switcher) or the browser's
+``Accept-Language``; the catalogue itself is served from :mod:`throne.i18n` at ``/i18n/<lang>.json``.
+"""
 
-router = APIRouter()
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
+from fastapi.templating import Jinja2Templates
+
+from throne import i18n
+from throne.server.auth import current_user
+from throne.server.routes.accounts import user_json
+
+router = APIRouter(include_in_schema=False)
+TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
+LANG_COOKIE = "throne_lang"
+LANG_MAX_AGE = 60 * 60 * 24 * 365
+GAMES = ("leaders", "hidden-leaders")
+
+
+def page_language(request: Request) -> str:
+    """The cookie's language when valid, else the best match of the browser's languages."""
+    cookie = request.cookies.get(LANG_COOKIE)
+    if cookie in i18n.LANGUAGES:
+        return cookie
+    return i18n.negotiate(request.headers.get("accept-language"))
+
+
+def _hidden_leaders_data() -> dict[str, Any]:
+    """Card factions and leader alliances for the Hidden Leaders scripts, taken from the engine's tables."""
+    from throne.games.hidden_leaders.cards import CARDS, FACTIONS, LEADERS
+
+    return {
+        "cards": {card.id: card.faction for card in CARDS.values()},
+        "leaders": {
+            leader.id: {"number": leader.number, "factions": list(leader.factions)} for leader in LEADERS.values()
+        },
+        "factions": list(FACTIONS),
+    }
+
+
+def _script_json(data: dict[str, Any]) -> str:
+    """JSON safe to embed in a <script> element."""
+    return json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
+
+
+async def _render(request: Request, template: str, **context: Any) -> HTMLResponse:
+    lang = page_language(request)
+    user = await current_user(request)
+
+    def tr(key: str, **kw: Any) -> str:
+        return i18n.t(lang, key, **kw)
+
+    base = {
+        "lang": lang,
+        "dir": "rtl" if i18n.is_rtl(lang) else "ltr",
+        "languages": i18n.LANGUAGES,
+        "t": tr,
+        "user": user_json(user),
+        "here": request.url.path + (f"?{request.url.query}" if request.url.query else ""),
+    }
+    return TEMPLATES.TemplateResponse(request, template, {**base, **context})
+
+
+@router.get("/", response_class=HTMLResponse)
+async def home(request: Request) -> HTMLResponse:
+    return await _render(request, "home.html", games=GAMES)
+
+
+@router.get("/games/{game_id}", response_class=HTMLResponse)
+async def table(request: Request, game_id: int) -> HTMLResponse:
+    return await _render(
+        request, "table.html", game_id=game_id, hl_data=_script_json(_hidden_leaders_data())
+    )
+
+
+@router.get("/games/{game_id}/replay", response_class=HTMLResponse)
+async def replay(request: Request, game_id: int) -> HTMLResponse:
+    return await _render(
+        request, "replay.html", game_id=game_id, hl_data=_script_json(_hidden_leaders_data())
+    )
+
+
+@router.get("/login", response_class=HTMLResponse)
+async def login(request: Request) -> HTMLResponse:
+    return await _render(request, "account.html", mode="login")
+
+
+@router.get("/signup", response_class=HTMLResponse)
+async def signup(request: Request) -> HTMLResponse:
+    return await _render(request, "account.html", mode="signup")
+
+
+@router.get("/players/{user_id}", response_class=HTMLResponse)
+async def player(request: Request, user_id: int) -> HTMLResponse:
+    return await _render(request, "player.html", user_id=user_id)
+
+
+@router.get("/me")
+async def me(request: Request) -> RedirectResponse:
+    user = await current_user(request)
+    return RedirectResponse(f"/players/{user.id}" if user else "/login", status_code=303)
+
+
+@router.get("/leaderboard", response_class=HTMLResponse)
+async def leaderboard(request: Request) -> HTMLResponse:
+    return await _render(request, "leaderboard.html", games=GAMES)
+
+
+def _safe_next(target: str | None) -> str:
+    """Only same-site paths are followed after switching language (no open redirect)."""
+    if not target:
+        return "/"
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//"):
+        return "/"
+    return target
+
+
+@router.get("/lang/{lang}")
+async def switch_language(lang: str, next: str | None = None) -> RedirectResponse:
+    if lang not in i18n.LANGUAGES:
+        raise HTTPException(status_code=404, detail=f"unknown language {lang!r}")
+    response = RedirectResponse(_safe_next(next), status_code=303)
+    response.set_cookie(LANG_COOKIE, lang, max_age=LANG_MAX_AGE, samesite="lax")
+    return response
+
+
+@router.get("/i18n/{lang}.json")
+async def catalogue(lang: str) -> JSONResponse:
+    if lang not in i18n.LANGUAGES:
+        raise HTTPException(status_code=404, detail=f"unknown language {lang!r}")
+    return JSONResponse(i18n.catalog(lang), headers={"Cache-Control": "public, max-age=300"})

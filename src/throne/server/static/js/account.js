@@ -1,0 +1,107 @@
+// Accounts: sign up, log in, guest name; a player's game history; the leaderboards of both games.
+import { loadCatalog, t } from "./i18n.js";
+import { api } from "./net.js";
+import { showError } from "./common.js";
+
+const $ = (sel) => document.querySelector(sel);
+
+function cell(text) {
+  const td = document.createElement("td");
+  if (text instanceof Node) td.append(text);
+  else td.textContent = text;
+  return td;
+}
+
+async function submitAccount(event) {
+  event.preventDefault();
+  const mode = event.target.dataset.mode;
+  const body = { username: $("#username").value.trim(), password: $("#password").value };
+  if (mode === "signup" && $("#display-name").value.trim()) body.name = $("#display-name").value.trim();
+  try {
+    const data = await api(`/api/accounts/${mode === "login" ? "login" : "register"}`, { method: "POST", body });
+    location.href = `/players/${data.user.id}`;
+  } catch (err) {
+    showError(t("ui.error.prefix", { reason: err.message }));
+  }
+}
+
+async function submitGuest(event) {
+  event.preventDefault();
+  try {
+    await api("/api/accounts/guest", { method: "POST", body: { name: $("#guest-name").value.trim() } });
+    location.href = "/";
+  } catch (err) {
+    showError(t("ui.error.prefix", { reason: err.message }));
+  }
+}
+
+function ratingText(game, rating) {
+  if (!rating) return null;
+  const value = rating.system === "glicko2" ? `${Math.round(rating.rating)} ± ${Math.round(rating.rd)}` : `${rating.ordinal.toFixed(1)} (μ ${rating.mu.toFixed(1)})`;
+  return `${t(`ui.game.${game}`)}: ${value} · ${t("ui.board.games")} ${rating.games}`;
+}
+
+function resultText(game, seat) {
+  if (game.status !== "finished") return t("ui.account.in_progress");
+  const winner = game.result ? game.result.winner : null;
+  if (winner === null || winner === undefined) return game.game === "leaders" ? t("ui.table.draw") : t("ui.table.no_winner");
+  return t(winner === seat ? "ui.account.won" : "ui.account.lost");
+}
+
+async function playerPage(root) {
+  const userId = root.dataset.userId;
+  try {
+    const info = await api(`/api/players/${userId}`);
+    $("#player-title").textContent = t("ui.account.history", { name: info.user.name });
+    const ratings = Object.entries(info.ratings || {}).map(([game, r]) => ratingText(game, r)).filter(Boolean);
+    $("#player-ratings").textContent = ratings.join(" — ");
+    const data = await api(`/api/players/${userId}/games?limit=50`);
+    const body = $("#history tbody");
+    for (const game of data.games) {
+      const tr = document.createElement("tr");
+      const link = document.createElement("a");
+      link.href = game.status === "finished" ? `/games/${game.id}/replay` : `/games/${game.id}`;
+      link.textContent = game.status === "finished" ? t("ui.table.replay") : t("ui.lobby.spectate");
+      tr.append(cell(String(game.id)), cell(t(`ui.game.${game.game}`)), cell(String(game.players)), cell(resultText(game, game.seat)), cell(new Date(game.created_at).toLocaleString(document.documentElement.lang)), cell(link));
+      body.append(tr);
+    }
+    $("#history-empty").hidden = data.games.length > 0;
+  } catch (err) {
+    showError(t("ui.error.generic", { reason: err.message }));
+  }
+}
+
+async function leaderboards() {
+  for (const table of document.querySelectorAll("table.leaderboard")) {
+    const game = table.dataset.game;
+    try {
+      const data = await api(`/api/leaderboard/${game}?limit=50`);
+      const body = table.querySelector("tbody");
+      for (const entry of data.entries) {
+        const link = document.createElement("a");
+        link.href = `/players/${entry.user.id}`;
+        link.textContent = entry.user.name;
+        const rating = entry.rating !== undefined && entry.rating !== null ? Math.round(entry.rating) : (entry.score ?? 0).toFixed(1);
+        const tr = document.createElement("tr");
+        tr.append(cell(String(entry.rank)), cell(link), cell(String(rating)), cell(String(entry.games)));
+        body.append(tr);
+      }
+      table.parentElement.querySelector(".empty").hidden = data.entries.length > 0;
+    } catch (err) {
+      showError(t("ui.error.generic", { reason: err.message }));
+    }
+  }
+}
+
+async function main() {
+  await loadCatalog(document.documentElement.lang);
+  const form = $("#account-form");
+  if (form) form.addEventListener("submit", submitAccount);
+  const guest = $("#guest-form");
+  if (guest) guest.addEventListener("submit", submitGuest);
+  const player = $("#player-root");
+  if (player) playerPage(player);
+  if (document.querySelector("table.leaderboard")) leaderboards();
+}
+
+main();

@@ -1,0 +1,407 @@
+// The Hidden Leaders table: your leader and factions, your hand, every party (face-down heroes of others as
+// card backs), the Tavern, the piles, the power track, the pending decision (built from the legal move
+// strings, hidden-leaders.md §7.1), a public log and the final scoring. Game data (card factions, leader
+// alliances) comes from the page (rendered by the server from the engine); no rule lives here.
+import { t, cardName, has } from "./i18n.js";
+
+const $ = (sel, root = document) => root.querySelector(sel);
+
+function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children) if (child !== null && child !== undefined) node.append(child);
+  return node;
+}
+
+let DATA = { cards: {}, leaders: {}, factions: [] };
+
+/** Game data embedded in the page by the server (from the engine's tables). */
+export function setGameData(data) {
+  DATA = data || DATA;
+}
+
+function factionName(id) {
+  return id ? t(`hl.faction.${id}`) : t("hl.faction.neutral");
+}
+
+function leaderName(id) {
+  return id ? t(`hl.leader.${id}`) : "?";
+}
+
+function factionClass(card) {
+  if (card === "deceased-emperor") return "faction-all";
+  const faction = DATA.cards[card];
+  return faction ? `faction-${faction}` : "";
+}
+
+/** A face-up card (or a face-down one the viewer knows, when `own` is set). */
+export function cardEl(card, { own = false, pick = null } = {}) {
+  const markers = has(`hl.card.${card}.markers`) ? t(`hl.card.${card}.markers`) : "";
+  const ability = has(`hl.card.${card}.text`) ? t(`hl.card.${card}.text`) : "";
+  const faction = card === "deceased-emperor" ? "" : factionName(DATA.cards[card]);
+  const el = h(
+    "div",
+    { class: `hl-card ${factionClass(card)}${own ? " down-own" : ""}`, "data-card": card, title: `${cardName(card)} — ${faction}\n${markers}\n${ability}` },
+    h("span", { class: "name", text: cardName(card) }),
+    faction ? h("span", { class: "muted", text: faction }) : null,
+    markers && markers !== "—" ? h("span", { class: "markers", text: markers }) : null,
+    ability && ability !== "—" ? h("span", { class: "ability", text: ability }) : null,
+    own ? h("span", { class: "muted", text: `(${t("ui.hl.face_down")})` }) : null,
+  );
+  if (pick) el.dataset.pick = pick;
+  return el;
+}
+
+function backEl(pick = null) {
+  const el = h("div", { class: "hl-card back", title: t("ui.hl.face_down"), "data-card": "" }, h("span", { text: "?" }));
+  if (pick) el.dataset.pick = pick;
+  return el;
+}
+
+/** Player names per seat from the table summary. */
+function seatLabel(names, seat) {
+  return names[seat] ?? t("ui.lobby.seat", { n: seat });
+}
+
+/** A localised label for one move string of §7.1 (also used for the public log). */
+export function moveLabel(move, names) {
+  const card = (id) => (has(`hl.card.${id}.name`) ? cardName(id) : id);
+  let m;
+  if ((m = /^keep (\S+) discard (\S+)$/.exec(move))) return `${t("ui.hl.keep")}: ${card(m[1])} · ${t("ui.hl.discard")}: ${card(m[2])}`;
+  if ((m = /^play (\S+)$/.exec(move))) return `${t("ui.hl.play")}: ${card(m[1])}`;
+  if ((m = /^discard ((?:\S+ ?){1,3})$/.exec(move)) && m[1].split(" ").every((id) => has(`hl.card.${id}.name`))) {
+    return `${t("ui.hl.discard")}: ${m[1].split(" ").map(card).join(", ")}`;
+  }
+  if (move === "pass") return t("ui.hl.pass");
+  if (move === "skip") return t("ui.hl.skip");
+  if (move === "draw harbor") return t("ui.hl.draw_harbor");
+  if ((m = /^draw tavern (\S+)$/.exec(move))) return t("ui.hl.draw_tavern", { card: card(m[1]) });
+  if ((m = /^(\d+):down(\d+)$/.exec(move))) return t("ui.hl.option_down", { k: Number(m[2]) + 1, name: seatLabel(names, Number(m[1])) });
+  if ((m = /^(\d+):(\S+)$/.exec(move))) return `${seatLabel(names, Number(m[1]))}: ${card(m[2])}`;
+  if ((m = /^(tavern|pick|hand) (\S+)$/.exec(move))) {
+    const zone = m[1] === "pick" ? "" : `${t(`hl.zone.${m[1]}`)}: `;
+    return `${zone}${card(m[2])}`;
+  }
+  if ((m = /^seat (\d+)$/.exec(move))) return seatLabel(names, Number(m[1]));
+  if ((m = /^faction (\S+)$/.exec(move))) return factionName(m[1]);
+  // Anything else (marker options such as "R+1 G-1", public log forms): card ids become names.
+  return move.split(" ").map((word) => (has(`hl.card.${word}.name`) ? cardName(word) : word)).join(" ");
+}
+
+function isMarkerMove(move) {
+  return /^[RG][+-]\d+( [RG][+-]\d+)?$/.test(move);
+}
+
+export class HiddenTable {
+  constructor(root, { send, seat, names }) {
+    this.root = root;
+    this.send = send;
+    this.seat = seat;
+    this.names = names || [];
+    this.view = null;
+    this.legal = [];
+    this.log = [];
+    this.result = null;
+  }
+
+  setSeat(seat) {
+    this.seat = seat;
+  }
+
+  setNames(names) {
+    this.names = names;
+    if (this.view) this.render();
+  }
+
+  update(msg) {
+    this.view = msg.view;
+    this.legal = msg.legal_moves || [];
+    this.result = msg.result || null;
+    this.render();
+  }
+
+  setLog(entries) {
+    this.log = entries.slice();
+    this.renderLog();
+  }
+
+  pushLog(entry) {
+    this.log.push(entry);
+    this.renderLog();
+  }
+
+  play(move) {
+    this.legal = [];
+    this.send(move);
+    this.render();
+  }
+
+  render() {
+    const view = this.view;
+    if (!view) return;
+    this.renderTrack();
+    this.renderMine();
+    this.renderZones();
+    this.renderParties();
+    this.renderDecision();
+    this.markPickable();
+    this.renderScores();
+  }
+
+  renderTrack() {
+    const track = $("#power-track", this.root);
+    track.replaceChildren();
+    const { red, green } = this.view.markers || { red: 4, green: 4 };
+    for (let space = 1; space <= 12; space += 1) {
+      const cell = h("div", { class: `space${space >= 9 ? " war" : ""}`, "data-space": space }, h("span", { text: String(space) }));
+      if (red === space) cell.append(h("span", { class: "marker red", title: t("ui.hl.red"), text: "R" }));
+      if (green === space) cell.append(h("span", { class: "marker green", title: t("ui.hl.green"), text: "G" }));
+      track.append(cell);
+    }
+    $("#track-now", this.root).textContent = t("ui.hl.markers_now", { red, green });
+  }
+
+  renderMine() {
+    const view = this.view;
+    const box = $("#my-leader", this.root);
+    const handBox = $("#my-hand", this.root);
+    box.replaceChildren();
+    handBox.replaceChildren();
+    const mine = this.seat !== null && this.seat !== undefined && this.seat >= 0;
+    $("#mine-panel", this.root).hidden = !mine;
+    if (!mine) return;
+    const leader = (view.leaders || [])[this.seat];
+    const factions = leader && DATA.leaders[leader] ? DATA.leaders[leader].factions : [];
+    box.append(
+      h("span", { class: "leader-name", "data-leader": leader || "", text: leaderName(leader) }),
+      ...factions.map((f) => h("span", { class: `faction-chip ${f}`, text: factionName(f) })),
+    );
+    const hand = (view.hands || [])[this.seat];
+    if (Array.isArray(hand)) {
+      for (const card of hand) {
+        const el = cardEl(card, { pick: `hand ${card}` });
+        if (this.legal.includes(`play ${card}`)) {
+          el.append(h("button", { type: "button", class: "play-card", "data-move": `play ${card}`, text: t("ui.hl.play"), onclick: () => this.play(`play ${card}`) }));
+        }
+        handBox.append(el);
+      }
+    }
+    const known = view.known || [];
+    const knownBox = $("#known", this.root);
+    knownBox.replaceChildren();
+    $("#known-panel", this.root).hidden = known.length === 0;
+    for (const entry of known) {
+      if (entry && entry.card) knownBox.append(cardEl(entry.card));
+    }
+  }
+
+  renderZones() {
+    const view = this.view;
+    const tavern = $("#tavern", this.root);
+    tavern.replaceChildren();
+    for (const card of view.tavern || []) {
+      tavern.append(card ? cardEl(card, { pick: `tavern ${card}` }) : h("div", { class: "hl-card", text: "—" }));
+    }
+    const count = (pile) => (Array.isArray(pile) ? pile.length : typeof pile === "object" && pile ? pile.count : pile ?? 0);
+    const piles = $("#piles", this.root);
+    piles.replaceChildren(
+      h("span", { class: "pile", "data-pile": "harbor", text: t("ui.hl.pile_count", { zone: t("hl.zone.harbor"), n: count(view.harbor) }) }),
+      h("span", { class: "pile", "data-pile": "wilderness", text: t("ui.hl.pile_count", { zone: t("hl.zone.wilderness"), n: count(view.wilderness) }) }),
+      h("span", { class: "pile", "data-pile": "graveyard", text: t("ui.hl.pile_count", { zone: t("hl.zone.graveyard"), n: count(view.graveyard) }) }),
+    );
+    const grave = $("#graveyard", this.root);
+    grave.replaceChildren();
+    for (const card of Array.isArray(view.graveyard) ? view.graveyard : []) grave.append(cardEl(card));
+  }
+
+  renderParties() {
+    const view = this.view;
+    const box = $("#parties", this.root);
+    box.replaceChildren();
+    const players = view.players || (view.parties || []).length;
+    for (let seat = 0; seat < players; seat += 1) {
+      const party = (view.parties || [])[seat] || [];
+      const hand = (view.hands || [])[seat];
+      const handCount = Array.isArray(hand) ? hand.length : hand && typeof hand === "object" ? hand.count : hand;
+      const leader = (view.leaders || [])[seat];
+      const you = seat === this.seat ? ` (${t("ui.table.you")})` : "";
+      const header = h(
+        "h3",
+        {},
+        h("span", { text: t("ui.hl.party_of", { name: seatLabel(this.names, seat) }) + you }),
+        leader && seat !== this.seat ? h("span", { class: "muted", "data-leader": leader, text: leaderName(leader) }) : null,
+        h("span", { class: "muted", text: t("ui.hl.hand_count", { n: handCount ?? 0 }) }),
+      );
+      const cards = h("div", { class: "cards" });
+      let down = 0;
+      for (const hero of party) {
+        if (hero.up) cards.append(cardEl(hero.card, { pick: `${seat}:${hero.card}` }));
+        else {
+          const pick = `${seat}:down${down}`;
+          down += 1;
+          cards.append(hero.card ? cardEl(hero.card, { own: true, pick }) : backEl(pick));
+        }
+      }
+      const toPlay = view.decision ? view.decision.seat : view.to_play;
+      box.append(h("section", { class: `party${toPlay === seat && view.phase !== "over" ? " to-play" : ""}`, "data-seat": seat }, header, cards));
+    }
+  }
+
+  renderDecision() {
+    const view = this.view;
+    const panel = $("#decision", this.root);
+    const prompt = $("#decision-prompt", this.root);
+    const options = $("#decision-options", this.root);
+    options.replaceChildren();
+    const turn = $("#turn-banner", this.root);
+    if (view.phase === "over" || view.is_over) {
+      this.root.dataset.over = "true";
+      this.root.dataset.myTurn = "false";
+      panel.hidden = true;
+      turn.textContent = t("ui.table.game_over");
+      turn.classList.remove("mine");
+      return;
+    }
+    const decision = view.decision || { seat: view.to_play, kind: "choice", card: null };
+    const mine = this.legal.length > 0;
+    this.root.dataset.myTurn = String(mine);
+    this.root.dataset.kind = decision.kind;
+    turn.classList.toggle("mine", mine);
+    turn.textContent = mine ? t("ui.table.your_turn") : t("ui.hl.waiting_decision", { name: seatLabel(this.names, decision.seat) });
+    panel.hidden = !mine;
+    if (!mine) return;
+    const kindKey = has(`hl.decision.${decision.kind}`) ? `hl.decision.${decision.kind}` : "hl.decision.choice";
+    const about = decision.card ? ` (${cardName(decision.card)})` : "";
+    prompt.textContent = t(kindKey) + about;
+    prompt.dataset.kind = decision.kind;
+    if (this.legal.some((m) => m.startsWith("keep "))) {
+      options.append(this.setupPicker());
+      return;
+    }
+    for (const move of this.legal) {
+      const label = moveLabel(move, this.names);
+      const button = h("button", { type: "button", "data-move": move, text: label, onclick: () => this.play(move) });
+      if (isMarkerMove(move)) button.classList.add("marker-option");
+      options.append(button);
+    }
+  }
+
+  /** Setup: pick the card kept face down, then the card discarded, among the listed pairs. */
+  setupPicker() {
+    const pairs = this.legal.map((m) => /^keep (\S+) discard (\S+)$/.exec(m)).filter(Boolean);
+    const keeps = [...new Set(pairs.map((p) => p[1]))];
+    const keepSel = h("select", { id: "setup-keep", "aria-label": t("ui.hl.keep") }, ...keeps.map((c) => h("option", { value: c, text: cardName(c) })));
+    const discardSel = h("select", { id: "setup-discard", "aria-label": t("ui.hl.discard") });
+    const fill = () => {
+      discardSel.replaceChildren(...pairs.filter((p) => p[1] === keepSel.value).map((p) => h("option", { value: p[2], text: cardName(p[2]) })));
+    };
+    keepSel.addEventListener("change", fill);
+    fill();
+    const confirm = h("button", {
+      type: "button",
+      id: "setup-confirm",
+      text: t("ui.table.confirm"),
+      onclick: () => this.play(`keep ${keepSel.value} discard ${discardSel.value}`),
+    });
+    return h(
+      "div",
+      { class: "actions" },
+      h("label", {}, `${t("ui.hl.keep")} `, keepSel),
+      h("label", {}, `${t("ui.hl.discard")} `, discardSel),
+      confirm,
+    );
+  }
+
+  /** Cards on the table that a legal move names become clickable (and keyboard-focusable). */
+  markPickable() {
+    const legal = new Set(this.legal);
+    for (const el of this.root.querySelectorAll("[data-pick]")) {
+      const pick = el.dataset.pick;
+      const move = legal.has(pick) ? pick : legal.has(`draw ${pick}`) ? `draw ${pick}` : null;
+      if (!move) continue;
+      el.classList.add("pickable");
+      el.setAttribute("tabindex", "0");
+      el.setAttribute("role", "button");
+      el.addEventListener("click", (event) => {
+        if (event.target.closest("button")) return;
+        this.play(move);
+      });
+      el.addEventListener("keydown", (event) => {
+        if (event.key === "Enter" || event.key === " ") {
+          event.preventDefault();
+          this.play(move);
+        }
+      });
+    }
+  }
+
+  renderScores() {
+    const view = this.view;
+    const panel = $("#scores-panel", this.root);
+    const scores = view.scores;
+    panel.hidden = !scores;
+    if (!scores) return;
+    const faction = (this.result && this.result.faction) || view.winning_faction || null;
+    $("#winning-faction", this.root).textContent = faction ? t("ui.hl.winning_faction", { faction: factionName(faction) }) : t("ui.hl.no_faction");
+    const body = $("#scores", this.root);
+    body.replaceChildren();
+    let winner = this.result ? this.result.winner : null;
+    scores.forEach((row, seat) => {
+      const rowSeat = row.seat ?? seat;
+      if (row.winner === true) winner = rowSeat;
+      body.append(
+        h(
+          "tr",
+          { "data-seat": rowSeat },
+          h("td", { text: seatLabel(this.names, rowSeat) + (rowSeat === this.seat ? ` (${t("ui.table.you")})` : "") }),
+          h("td", { "data-leader": row.leader, text: leaderName(row.leader) }),
+          h("td", { text: t(row.aligned ? "ui.hl.yes" : "ui.hl.no") }),
+          h("td", { text: String(row.faction_heroes ?? "—") }),
+          h("td", { text: String(row.total_heroes ?? "—") }),
+        ),
+      );
+    });
+    if (winner !== null && winner !== undefined) {
+      const tr = body.querySelector(`tr[data-seat="${winner}"]`);
+      if (tr) tr.firstChild.classList.add("win");
+    }
+    const banner = $("#result", this.root);
+    banner.hidden = false;
+    if (winner === null || winner === undefined) banner.textContent = t("ui.table.no_winner");
+    else if (winner === this.seat) banner.textContent = t("ui.table.you_won");
+    else banner.textContent = t("ui.table.winner", { name: seatLabel(this.names, winner) });
+    $("#tiebreak", this.root).textContent = t("ui.hl.tiebreak", { how: t(`ui.hl.tiebreak.${tiebreakOf(scores, winner)}`) });
+  }
+
+  renderLog() {
+    const list = $("#log", this.root);
+    list.replaceChildren();
+    for (const entry of this.log) {
+      list.append(h("li", { text: t("ui.hl.log.other", { name: seatLabel(this.names, entry.seat), move: moveLabel(entry.move, this.names) }) }));
+    }
+    list.scrollTop = list.scrollHeight;
+  }
+}
+
+/** Which step of §5.3 decided: the engine's own word when given, else read from the numbers it reported. */
+export function tiebreakOf(scores, winner) {
+  const named = scores.find((row) => row.tiebreak || row.decided_by);
+  if (named) {
+    const word = String(named.tiebreak || named.decided_by);
+    for (const key of ["none", "only", "most", "fewest", "rank"]) if (word.includes(key)) return key;
+  }
+  const aligned = scores.filter((row) => row.aligned);
+  if (aligned.length === 0 || winner === null || winner === undefined) return "none";
+  if (aligned.length === 1) return "only";
+  const best = Math.max(...aligned.map((row) => row.faction_heroes));
+  const top = aligned.filter((row) => row.faction_heroes === best);
+  if (top.length === 1) return "most";
+  const fewest = Math.min(...top.map((row) => row.total_heroes));
+  return top.filter((row) => row.total_heroes === fewest).length === 1 ? "fewest" : "rank";
+}

@@ -1,0 +1,39 @@
+// Interface texts for the scripts: the catalogue of the page's language, served by the server from
+// throne.i18n (route /i18n/<lang>.json) — the only copy of the texts.
+
+let messages = {};
+let language = document.documentElement.lang || "en";
+
+/** Load the catalogue of the page's language once; every module awaits this before drawing. */
+export async function loadCatalog(lang = language) {
+  language = lang;
+  const response = await fetch(`/i18n/${encodeURIComponent(lang)}.json`, { credentials: "same-origin" });
+  if (!response.ok) throw new Error(`catalogue ${lang}: HTTP ${response.status}`);
+  messages = await response.json();
+  return messages;
+}
+
+/** The text of `key` with `{name}` placeholders filled; the key itself when it is unknown. */
+export function t(key, params = {}) {
+  const text = Object.prototype.hasOwnProperty.call(messages, key) ? messages[key] : key;
+  return text.replace(/\{([a-z_]+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+}
+
+/** Whether the catalogue has `key`. */
+export function has(key) {
+  return Object.prototype.hasOwnProperty.call(messages, key);
+}
+
+export function lang() {
+  return language;
+}
+
+/** Localised name of a Hidden Leaders card id. */
+export function cardName(id) {
+  return has(`hl.card.${id}.name`) ? t(`hl.card.${id}.name`) : id;
+}
+
+/** Localised name of a Leaders piece code. */
+export function pieceName(code) {
+  return has(`leaders.piece.${code}.name`) ? t(`leaders.piece.${code}.name`) : code;
+}

@@ -1,0 +1,138 @@
+// The Leaders board as SVG (leaders.md §1): 37 flat-topped hexes in columns a..g, row 1 at the bottom (South).
+// South pieces are circles, North pieces are diamonds (shape, not only colour), each labelled with its code;
+// the Leader carries a gold ring. Cells have their name as a tooltip (<title>).
+import { t, pieceName } from "./i18n.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+const SIZE = 30;
+const COLUMNS = "abcdefg";
+const SOUTH_RECRUIT = new Set(["a1", "b1", "c1", "d1", "e1", "f1", "g1"]);
+const NORTH_RECRUIT = new Set(["a4", "b5", "c6", "d7", "e6", "f5", "g4"]);
+const GLYPH = { L: "♚" };
+
+/** Every cell of the board as {name, q, r}. */
+export function cells() {
+  const out = [];
+  for (let q = -3; q <= 3; q += 1) {
+    for (let r = -3; r <= 3; r += 1) {
+      if (Math.max(Math.abs(q), Math.abs(r), Math.abs(q + r)) > 3) continue;
+      out.push({ name: cellName(q, r), q, r });
+    }
+  }
+  return out;
+}
+
+export function cellName(q, r) {
+  const rMax = Math.min(3, 3 - q);
+  return `${COLUMNS[q + 3]}${rMax - r + 1}`;
+}
+
+function el(tag, attrs = {}, parent = null) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+function centre(q, r, flip) {
+  const x = SIZE * 1.5 * q;
+  const y = SIZE * Math.sqrt(3) * (r + q / 2);
+  return flip ? [-x, -y] : [x, y];
+}
+
+function hexPoints(cx, cy) {
+  const pts = [];
+  for (let i = 0; i < 6; i += 1) {
+    const a = (Math.PI / 3) * i;
+    pts.push(`${(cx + SIZE * Math.cos(a)).toFixed(2)},${(cy + SIZE * Math.sin(a)).toFixed(2)}`);
+  }
+  return pts.join(" ");
+}
+
+function sideName(side) {
+  return t(side === 0 ? "ui.leaders.south" : "ui.leaders.north");
+}
+
+/**
+ * Draw `view` into `svg`.
+ * @param {SVGSVGElement} svg
+ * @param {object} view the engine's Leaders view (pieces, acted, turn, …)
+ * @param {{flip?: boolean, highlight?: Map<string,string>, clickable?: Set<string>,
+ *          onCell?: (name: string) => void, lastMove?: string[], lost?: string|null}} opts
+ *   highlight: cell → "dest" | "target" | "selected" | "path"; clickable: cells that react to clicks/keys.
+ */
+export function drawBoard(svg, view, opts = {}) {
+  const { flip = false, highlight = new Map(), clickable = new Set(), onCell = null, lastMove = [], lost = null } = opts;
+  const focused = document.activeElement && svg.contains(document.activeElement)
+    ? document.activeElement.getAttribute("data-cell") : null;
+  svg.replaceChildren();
+  svg.setAttribute("viewBox", `${-SIZE * 5.7} ${-SIZE * 6.3} ${SIZE * 11.4} ${SIZE * 12.6}`);
+  svg.setAttribute("role", "group");
+  const byCell = new Map();
+  for (const piece of view.pieces || []) byCell.set(piece.cell, piece);
+  const acted = new Set(view.acted || []);
+  const last = new Set(lastMove);
+
+  for (const { name, q, r } of cells()) {
+    const [cx, cy] = centre(q, r, flip);
+    const piece = byCell.get(name);
+    const kind = highlight.get(name);
+    const g = el("g", { class: "cell", "data-cell": name }, svg);
+    if (kind) g.classList.add(kind);
+    if (last.has(name) && !kind) g.classList.add("path");
+    let hexClass = "hex";
+    if (SOUTH_RECRUIT.has(name)) hexClass += " recruit-south";
+    if (NORTH_RECRUIT.has(name)) hexClass += " recruit-north";
+    el("polygon", { class: hexClass, points: hexPoints(cx, cy) }, g);
+    const label = el("text", { class: "cell-label", x: cx, y: cy + SIZE * 0.78, "text-anchor": "middle" }, g);
+    label.textContent = name;
+    const title = el("title", {}, g);
+    let description = t("ui.leaders.cell", { cell: name });
+    if (piece) {
+      description = t("ui.leaders.piece_on", { side: sideName(piece.side), piece: pieceName(piece.code), cell: name });
+      if (t(`leaders.piece.${piece.code}.text`) !== `leaders.piece.${piece.code}.text`) {
+        description += ` — ${t(`leaders.piece.${piece.code}.text`)}`;
+      }
+      drawPiece(g, piece, cx, cy, piece.side === view.turn && acted.has(piece.code));
+    }
+    title.textContent = description;
+    if (lost !== null && piece && piece.code === "L" && piece.side === lost) {
+      el("circle", { class: "lost-mark", cx, cy, r: SIZE * 0.92 }, g);
+    }
+    if (clickable.has(name)) {
+      g.classList.add("clickable");
+      g.setAttribute("tabindex", "0");
+      g.setAttribute("role", "button");
+      g.setAttribute("aria-label", description);
+      const fire = () => onCell && onCell(name);
+      g.addEventListener("click", fire);
+      g.addEventListener("keydown", (event) => {
+        if (event.key === "Enter" || event.key === " ") {
+          event.preventDefault();
+          fire();
+        }
+      });
+    }
+  }
+  if (focused) {
+    const again = svg.querySelector(`[data-cell="${focused}"][tabindex]`);
+    if (again) again.focus();
+  }
+}
+
+function drawPiece(g, piece, cx, cy, acted) {
+  const side = piece.side === 0 ? "south" : "north";
+  const p = el("g", { class: `piece ${side}${acted ? " acted" : ""}`, "data-piece": piece.code, "data-side": piece.side }, g);
+  const radius = SIZE * 0.62;
+  if (piece.side === 0) {
+    el("circle", { class: `body ${side}`, cx, cy, r: radius }, p);
+  } else {
+    const d = radius * 1.18;
+    el("polygon", { class: `body ${side}`, points: `${cx},${cy - d} ${cx + d},${cy} ${cx},${cy + d} ${cx - d},${cy}` }, p);
+  }
+  if (piece.code === "L") el("circle", { class: "leader-ring", cx, cy, r: radius + 3.5 }, p);
+  const label = el("text", { class: "code", x: cx, y: cy + 4.5, "text-anchor": "middle" }, p);
+  label.textContent = GLYPH[piece.code] || piece.code;
+  if (piece.code === "L") label.classList.add("leader");
+  if (acted) el("circle", { class: "acted-mark", cx: cx + radius * 0.8, cy: cy - radius * 0.8, r: 4 }, p);
+}

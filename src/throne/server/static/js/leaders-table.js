@@ -1,0 +1,231 @@
+// The Leaders table: board, market, turn, acted pieces, move list, result — and the click-by-click move input
+// built only from the legal move strings of the current state.
+import { t, pieceName, has } from "./i18n.js";
+import { drawBoard } from "./leaders-board.js";
+import { choices, cellsOf } from "./leaders-moves.js";
+
+const $ = (sel, root = document) => root.querySelector(sel);
+
+function sideName(side) {
+  return t(side === 0 ? "ui.leaders.south" : "ui.leaders.north");
+}
+
+function cardLabel(code) {
+  return code === "HE" && has("leaders.card.HE.name") ? t("leaders.card.HE.name") : pieceName(code);
+}
+
+/** The market as buttons (names + ability texts); `pickable` codes react to clicks. */
+export function renderMarket(container, view, { pickable = new Set(), chosen = null, onPick = null } = {}) {
+  container.replaceChildren();
+  for (const code of view.market || []) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "market-card";
+    if (!code) {
+      button.disabled = true;
+      button.textContent = "—";
+      container.appendChild(button);
+      continue;
+    }
+    button.dataset.code = code;
+    const name = document.createElement("strong");
+    name.textContent = `${cardLabel(code)} `;
+    const codeEl = document.createElement("span");
+    codeEl.className = "code";
+    codeEl.textContent = `(${code})`;
+    const text = document.createElement("span");
+    text.className = "text";
+    text.textContent = t(`leaders.piece.${code}.text`);
+    button.append(name, codeEl, text);
+    if (pickable.has(code)) {
+      button.classList.add("clickable");
+      button.setAttribute("aria-pressed", String(chosen === code));
+      button.addEventListener("click", () => onPick && onPick(code));
+    } else {
+      button.disabled = true;
+    }
+    container.appendChild(button);
+  }
+  const deck = document.createElement("span");
+  deck.className = "muted";
+  deck.textContent = t("ui.leaders.deck", { n: view.deck_size ?? "?" });
+  container.appendChild(deck);
+}
+
+/** Result line of a finished game from the view. */
+export function resultText(view, mySeat) {
+  if (!view.is_over) return "";
+  const how = view.termination ? t(`ui.leaders.termination.${view.termination}`) : "";
+  if (view.winner === null || view.winner === undefined) return `${t("ui.table.draw")}. ${how}`;
+  let head = t("ui.table.winner", { name: sideName(view.winner) });
+  if (mySeat === 0 || mySeat === 1) head = t(mySeat === view.winner ? "ui.table.you_won" : "ui.table.you_lost");
+  return `${head} ${how}`;
+}
+
+export class LeadersTable {
+  constructor(root, { send, seat, seatName }) {
+    this.root = root;
+    this.send = send;
+    this.seat = seat;
+    this.seatName = seatName;
+    this.view = null;
+    this.legal = [];
+    this.clicks = [];
+    this.moves = [];
+    $("#end-actions", root).addEventListener("click", () => this.play("end"));
+    $("#finish-step", root).addEventListener("click", () => {
+      const { complete } = choices(this.legal, this.clicks);
+      if (complete) this.play(complete);
+    });
+    $("#cancel-move", root).addEventListener("click", () => this.reset());
+    document.addEventListener("keydown", (event) => {
+      if (event.key === "Escape") this.reset();
+    });
+  }
+
+  setSeat(seat) {
+    this.seat = seat;
+  }
+
+  /** A new state from the server: redraw everything, drop a half-made move. */
+  update(msg) {
+    this.view = msg.view;
+    this.legal = msg.legal_moves || [];
+    this.clicks = [];
+    this.render();
+  }
+
+  setMoves(moves) {
+    this.moves = moves.slice();
+    this.renderMoves();
+  }
+
+  pushMove(move) {
+    this.moves.push(move);
+    this.renderMoves();
+  }
+
+  reset() {
+    if (this.clicks.length === 0) return;
+    this.clicks = [];
+    this.render();
+  }
+
+  play(move) {
+    this.clicks = [];
+    this.send(move);
+    this.legal = [];
+    this.render();
+  }
+
+  click(token) {
+    const here = choices(this.legal, this.clicks);
+    if (!here.next.has(token)) {
+      // A fresh start from another piece or card the player can use now.
+      const root = choices(this.legal, []);
+      if (!root.next.has(token)) return;
+      this.clicks = [];
+    }
+    this.clicks.push(token);
+    const after = choices(this.legal, this.clicks);
+    if (after.next.size === 0 && after.complete) {
+      this.play(after.complete);
+      return;
+    }
+    this.render();
+  }
+
+  render() {
+    const view = this.view;
+    if (!view) return;
+    const root = this.root;
+    const { next, complete } = choices(this.legal, this.clicks);
+    const occupied = new Set((view.pieces || []).map((p) => p.cell));
+    const highlight = new Map();
+    const clickable = new Set();
+    for (const tok of next) {
+      if (/^[a-g][1-7]$/.test(tok)) {
+        clickable.add(tok);
+        if (this.clicks.length > 0) highlight.set(tok, occupied.has(tok) ? "target" : "dest");
+      }
+    }
+    for (const tok of this.clicks) if (/^[a-g][1-7]$/.test(tok)) highlight.set(tok, "selected");
+    if (this.clicks.length > 0) {
+      const first = this.clicks[0];
+      if (/^[a-g][1-7]$/.test(first)) clickable.add(first);
+    }
+    // Other own pieces stay clickable to switch the selection.
+    for (const tok of choices(this.legal, []).next) if (/^[a-g][1-7]$/.test(tok)) clickable.add(tok);
+
+    const lost = view.is_over && view.winner !== null && view.winner !== undefined ? 1 - view.winner : null;
+    drawBoard($("#board", root), view, {
+      flip: this.seat === 1,
+      highlight,
+      clickable,
+      onCell: (cell) => (this.clicks.length === 1 && this.clicks[0] === cell ? this.reset() : this.click(cell)),
+      lastMove: cellsOf(view.last_move),
+      lost: view.termination === "capture" || view.termination === "surround" ? lost : null,
+    });
+
+    const marketCodes = new Set([...next].filter((tok) => tok.startsWith("+")).map((tok) => tok.slice(1)));
+    const chosen = this.clicks.length && this.clicks[0].startsWith("+") ? this.clicks[0].slice(1) : null;
+    renderMarket($("#market", root), view, {
+      pickable: chosen ? new Set([chosen]) : marketCodes,
+      chosen,
+      onPick: (code) => (chosen === code ? this.reset() : this.click(`+${code}`)),
+    });
+
+    $("#end-actions", root).hidden = !next.has("end");
+    const finish = $("#finish-step", root);
+    finish.hidden = !(complete && next.size > 0);
+    $("#cancel-move", root).hidden = this.clicks.length === 0;
+
+    const turn = $("#turn-banner", root);
+    const mine = this.legal.length > 0;
+    root.dataset.phase = view.phase;
+    root.dataset.myTurn = String(mine);
+    root.dataset.over = String(Boolean(view.is_over));
+    turn.classList.toggle("mine", mine);
+    if (view.is_over) {
+      turn.textContent = t("ui.table.game_over");
+    } else if (mine) {
+      turn.textContent = `${t("ui.table.your_turn")} — ${t(`ui.leaders.phase.${view.phase}`)}`;
+    } else {
+      turn.textContent = `${t("ui.leaders.turn_of", { side: sideName(view.to_play) })} — ${t(`ui.leaders.phase.${view.phase}`)}`;
+    }
+    const you = $("#you-are", root);
+    you.textContent = this.seat === 0 || this.seat === 1 ? t("ui.leaders.you_are", { side: sideName(this.seat) }) : t("ui.table.spectator");
+
+    const acted = view.acted && view.acted.length ? view.acted.map(pieceName).join(", ") : t("ui.leaders.none");
+    $("#acted", root).textContent = t("ui.leaders.acted", { pieces: acted });
+
+    let hint = "";
+    if (mine) {
+      if (view.phase === "reaction") hint = t("ui.leaders.hint.reaction");
+      else if (view.phase === "recruit") hint = t("ui.leaders.hint.recruit");
+      else if (this.clicks.length === 0) hint = t("ui.leaders.hint.select");
+      else if (finish.hidden === false && this.clicks.length >= 2) hint = t(this.isPair() ? "ui.leaders.hint.pair" : "ui.leaders.hint.next");
+      else hint = t("ui.leaders.hint.next");
+    }
+    $("#hint", root).textContent = hint;
+    const result = $("#result", root);
+    result.hidden = !view.is_over;
+    result.textContent = resultText(view, this.seat);
+  }
+
+  isPair() {
+    const piece = (this.view.pieces || []).find((p) => p.cell === this.clicks[0]);
+    return piece && (piece.code === "HE" || piece.code === "CU");
+  }
+
+  renderMoves() {
+    const list = $("#moves", this.root);
+    list.replaceChildren();
+    for (const move of this.moves) {
+      const li = document.createElement("li");
+      li.textContent = move;
+      list.appendChild(li);
+    }
+    list.scrollTop = list.scrollHeight;
+  }
+}

@@ -1,0 +1,108 @@
+// The replay viewer: steps forward and back through the views the server stored for a game (a finished
+// Hidden Leaders game is fully revealed).
+import { loadCatalog, t, cardName } from "./i18n.js";
+import { api } from "./net.js";
+import { showError } from "./common.js";
+import { drawBoard } from "./leaders-board.js";
+import { cellsOf } from "./leaders-moves.js";
+import { renderMarket, resultText } from "./leaders-table.js";
+import { HiddenTable, setGameData, moveLabel } from "./hidden-table.js";
+
+const $ = (sel) => document.querySelector(sel);
+const root = $("#replay-root");
+const gameId = Number(root.dataset.gameId);
+let steps = [];
+let index = 0;
+let game = null;
+let names = [];
+let hidden = null;
+let result = null;
+
+function showLeaders(view) {
+  drawBoard($("#board"), view, { lastMove: cellsOf(view.last_move) });
+  renderMarket($("#market"), view);
+  const side = t(view.to_play === 0 ? "ui.leaders.south" : "ui.leaders.north");
+  $("#turn-banner").textContent = view.is_over ? t("ui.table.game_over") : `${t("ui.leaders.turn_of", { side })} — ${t(`ui.leaders.phase.${view.phase}`)}`;
+  $("#acted").textContent = t("ui.leaders.acted", { pieces: (view.acted || []).join(", ") || t("ui.leaders.none") });
+  const banner = $("#result");
+  banner.hidden = !view.is_over;
+  banner.textContent = resultText(view, null);
+}
+
+function showHidden(view) {
+  hidden.view = view;
+  hidden.legal = [];
+  hidden.result = index === steps.length - 1 ? result : null;
+  hidden.renderTrack();
+  hidden.renderZones();
+  hidden.renderParties();
+  if (view.scores) hidden.renderScores();
+  else $("#scores-panel").hidden = true;
+  const hands = $("#hands");
+  hands.replaceChildren();
+  (view.hands || []).forEach((hand, seat) => {
+    const p = document.createElement("p");
+    const list = Array.isArray(hand) ? hand.map(cardName).join(", ") : t("ui.hl.hand_count", { n: hand && hand.count !== undefined ? hand.count : 0 });
+    p.textContent = `${names[seat] ?? seat}: ${list}`;
+    hands.append(p);
+  });
+  const banner = $("#result");
+  const over = index === steps.length - 1 && game && game.status === "finished" && result;
+  banner.hidden = !over;
+  if (over) {
+    const who = result.winner === null || result.winner === undefined ? t("ui.table.no_winner") : t("ui.table.winner", { name: names[result.winner] ?? result.winner });
+    banner.textContent = `${result.faction ? t("ui.hl.winning_faction", { faction: t(`hl.faction.${result.faction}`) }) : t("ui.hl.no_faction")} — ${who}`;
+  }
+}
+
+function show() {
+  if (!steps.length) return;
+  const step = steps[index];
+  $("#replay-step").textContent = step.ply === 0 ? t("ui.replay.start") : t("ui.replay.step", { n: step.ply, total: steps[steps.length - 1].ply });
+  let move = step.move || "";
+  if (move && game.game === "hidden-leaders") move = `${names[step.seat] ?? step.seat}: ${moveLabel(move, names)}`;
+  $("#replay-move").textContent = move;
+  if (game.game === "leaders") showLeaders(step.view);
+  else showHidden(step.view);
+  $("#replay-first").disabled = $("#replay-prev").disabled = index === 0;
+  $("#replay-last").disabled = $("#replay-next").disabled = index === steps.length - 1;
+}
+
+function go(i) {
+  index = Math.max(0, Math.min(steps.length - 1, i));
+  show();
+}
+
+async function main() {
+  await loadCatalog(document.documentElement.lang);
+  try {
+    game = (await api(`/api/games/${gameId}`)).game;
+    names = game.seats.map((s) => (s.kind === "bot" ? t("ui.lobby.bot", { level: s.bot || s.name }) : s.name || "?"));
+    const data = await api(`/api/games/${gameId}/replay?start=0&limit=1000`);
+    steps = data.steps || [];
+    result = game.result;
+  } catch (err) {
+    showError(t("ui.error.generic", { reason: err.message }));
+    return;
+  }
+  if (game.game === "leaders") $("#leaders-ui").hidden = false;
+  else {
+    setGameData(JSON.parse($("#hl-data").textContent));
+    $("#hidden-ui").hidden = false;
+    hidden = new HiddenTable(root, { send: () => {}, seat: null, names });
+  }
+  $("#replay-first").addEventListener("click", () => go(0));
+  $("#replay-prev").addEventListener("click", () => go(index - 1));
+  $("#replay-next").addEventListener("click", () => go(index + 1));
+  $("#replay-last").addEventListener("click", () => go(steps.length - 1));
+  document.addEventListener("keydown", (event) => {
+    if (event.target.closest("input, select, textarea")) return;
+    if (event.key === "ArrowRight") go(index + (document.documentElement.dir === "rtl" ? -1 : 1));
+    else if (event.key === "ArrowLeft") go(index + (document.documentElement.dir === "rtl" ? 1 : -1));
+    else if (event.key === "Home") go(0);
+    else if (event.key === "End") go(steps.length - 1);
+  });
+  go(steps.length - 1);
+}
+
+main();

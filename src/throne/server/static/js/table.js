@@ -1,0 +1,189 @@
+// A game page: finds this browser's seat (token), opens the game socket, and hands every state to the
+// Leaders or Hidden Leaders table. Waiting tables show their seats and a join button.
+import { loadCatalog, t } from "./i18n.js";
+import { GameSocket, api, savedToken, saveToken } from "./net.js";
+import { LeadersTable } from "./leaders-table.js";
+import { HiddenTable, setGameData } from "./hidden-table.js";
+import { showError, clearError } from "./common.js";
+
+const $ = (sel) => document.querySelector(sel);
+const root = $("#table-root");
+const gameId = Number(root.dataset.gameId);
+const invite = new URLSearchParams(location.search).get("invite");
+
+let summary = null;
+let seat = null;
+let token = null;
+let socket = null;
+let controller = null;
+let ply = -1;
+let history = [];
+
+function seatNames() {
+  return (summary ? summary.seats : []).map((s) => {
+    if (s.kind === "open") return t("ui.lobby.open_seat");
+    if (s.kind === "bot" && s.takeover) return t("ui.table.bot_takeover", { name: s.name });
+    if (s.kind === "bot") return t("ui.lobby.bot", { level: s.bot || s.name });
+    return s.name;
+  });
+}
+
+function renderSeats() {
+  const names = seatNames();
+  const list = $("#seats");
+  list.replaceChildren();
+  names.forEach((name, i) => {
+    const li = document.createElement("li");
+    li.dataset.seat = i;
+    let text = t("ui.table.seat_name", { name, seat: i });
+    if (summary.game === "leaders" && summary.status !== "open") text += ` — ${t(i === 0 ? "ui.leaders.south" : "ui.leaders.north")}`;
+    if (i === seat) text += ` (${t("ui.table.you")})`;
+    li.textContent = text;
+    if (summary.to_play === i) li.classList.add("to-play");
+    list.appendChild(li);
+  });
+  $("#waiting").hidden = summary.status !== "open";
+  if (summary.status === "open") {
+    const wait = $("#waiting-seats");
+    wait.replaceChildren(...[...list.children].map((li) => li.cloneNode(true)));
+    const hasOpen = summary.seats.some((s) => s.kind === "open");
+    $("#join-seat").hidden = !(seat === null && hasOpen);
+    $("#leave-seat").hidden = seat === null;
+    $("#waiting-invite").textContent = summary.private && invite ? t("ui.lobby.invite", { url: location.href }) : "";
+  }
+  $("#replay-link").hidden = summary.status !== "finished";
+  if (controller && controller.setNames) controller.setNames(names);
+}
+
+function send(move) {
+  clearError();
+  if (!socket.send({ type: "move", move, ply })) showError(t("ui.net.reconnecting"));
+}
+
+function ensureController() {
+  if (controller || !summary) return;
+  if (summary.game === "leaders") {
+    $("#leaders-ui").hidden = false;
+    controller = new LeadersTable(root, { send, seat });
+  } else {
+    setGameData(JSON.parse($("#hl-data").textContent));
+    $("#hidden-ui").hidden = false;
+    controller = new HiddenTable(root, { send, seat, names: seatNames() });
+  }
+}
+
+async function refreshHistory(msg) {
+  if (summary.game === "leaders") {
+    try {
+      const record = await api(`/api/games/${gameId}/record${invite ? `?invite=${encodeURIComponent(invite)}` : ""}`);
+      history = record.moves || [];
+      controller.setMoves(history);
+    } catch {
+      /* the list fills from the next moves */
+    }
+  } else {
+    try {
+      const start = Math.max(0, msg.ply - 80);
+      const data = await api(`/api/games/${gameId}/replay?start=${start}&limit=200${invite ? `&invite=${encodeURIComponent(invite)}` : ""}`);
+      history = (data.steps || []).filter((s) => s.move && s.seat !== null && s.ply <= msg.ply && s.ply > 0).map((s) => ({ seat: s.seat, move: publicMove(s) }));
+      controller.setLog(history);
+    } catch {
+      /* the log fills from the next moves */
+    }
+  }
+}
+
+function publicMove(step) {
+  // Live games give public forms; a finished game's replay may name real moves, which are all revealed anyway.
+  return step.view && step.view.last_move && step.view.last_move.move ? step.view.last_move.move : step.move;
+}
+
+function onState(msg) {
+  ensureController();
+  const previous = ply;
+  ply = msg.ply;
+  if (summary) {
+    summary.to_play = msg.to_play;
+    if (msg.status && msg.status !== summary.status) {
+      summary.status = msg.status;
+    }
+    renderSeats();
+  }
+  controller.update(msg);
+  root.dataset.ply = String(msg.ply);
+  root.dataset.status = msg.status || "";
+  const last = msg.view && msg.view.last_move !== undefined && msg.view.last_move !== null ? msg.view.last_move : msg.last_move;
+  if (previous >= 0 && msg.ply === previous + 1 && last) {
+    if (summary.game === "leaders") controller.pushMove(typeof last === "string" ? last : last.move);
+    else controller.pushLog(typeof last === "string" ? { seat: msg.last_move ? msg.last_move.seat : null, move: last } : last);
+  } else if (msg.ply !== previous) {
+    refreshHistory(msg);
+  }
+}
+
+function onMessage(msg) {
+  if (msg.type === "welcome") {
+    seat = msg.seat ?? null;
+    root.dataset.seat = seat === null ? "" : String(seat);
+    summary = msg.game || summary;
+    ensureController();
+    if (controller) controller.setSeat(seat);
+    renderSeats();
+  } else if (msg.type === "table") {
+    summary = msg.game;
+    renderSeats();
+  } else if (msg.type === "state") {
+    onState(msg);
+  } else if (msg.type === "error") {
+    showError(t("ui.error.prefix", { reason: msg.message || msg.code }));
+    if (controller && controller.view) controller.render();
+  }
+}
+
+function connect() {
+  if (socket) socket.close();
+  socket = new GameSocket(gameId, { token, onMessage, statusEl: $("#net-status") });
+  window.throneSocket = socket;
+  socket.connect();
+}
+
+async function join() {
+  try {
+    const data = await api(`/api/games/${gameId}/join`, { method: "POST", body: { seat: null, invite } });
+    token = data.token;
+    saveToken(gameId, token);
+    summary = data.game;
+    connect();
+  } catch (err) {
+    showError(t("ui.error.prefix", { reason: err.message }));
+  }
+}
+
+async function leave() {
+  try {
+    await api(`/api/games/${gameId}/leave`, { method: "POST", token });
+    location.href = "/";
+  } catch (err) {
+    showError(t("ui.error.prefix", { reason: err.message }));
+  }
+}
+
+async function main() {
+  await loadCatalog(document.documentElement.lang);
+  try {
+    const data = await api(`/api/games/${gameId}${invite ? `?invite=${encodeURIComponent(invite)}` : ""}`);
+    summary = data.game;
+    token = (summary.you && summary.you.token) || savedToken(gameId);
+  } catch (err) {
+    showError(t("ui.error.generic", { reason: err.message }));
+    return;
+  }
+  if (token) saveToken(gameId, token);
+  ensureController();
+  renderSeats();
+  $("#join-seat").addEventListener("click", join);
+  $("#leave-seat").addEventListener("click", leave);
+  connect();
+}
+
+main();

@@ -1,0 +1,88 @@
+"""A whole Leaders game against the weakest bot, played by clicks only; language switching (Persian right to
+left) and screenshots of the table in English, Persian and Japanese."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.conftest import PHONE, Contexts, screenshot
+from tests.e2e.drivers import LeadersClicker, data
+
+pytestmark = pytest.mark.e2e
+MAX_TURNS = 150
+
+
+def start_leaders_vs_bot(page: Page) -> None:
+    page.goto("/")
+    page.select_option("#quick-level", "random")
+    page.click("#play-bot-leaders")
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    expect(page.locator("#net-status")).to_have_attribute("data-state", "online")
+
+
+def switch_language(page: Page, lang: str) -> None:
+    page.click(f'.lang-switch a[data-lang="{lang}"]')
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    expect(page.locator("#net-status")).to_have_attribute("data-state", "online")
+
+
+def test_whole_leaders_game_against_a_bot_by_clicking(contexts: Contexts) -> None:
+    page = contexts.page()
+    start_leaders_vs_bot(page)
+    player = LeadersClicker(page)
+    turns = 0
+    while player.take_turn():
+        turns += 1
+        assert turns < MAX_TURNS, "the game did not end"
+        if turns == 1:
+            # Mid-game: one piece selected, its legal destinations highlighted.
+            page.wait_for_function("() => document.querySelector('#table-root').dataset.myTurn === 'true'")
+            if data(page, "phase") == "action":
+                page.click("#board .cell.clickable")
+                expect(page.locator("#board .cell.dest, #board .cell.target").first).to_be_visible()
+            screenshot(page, "leaders-en")
+            page.keyboard.press("Escape")
+            for lang in ("fa", "ja"):
+                switch_language(page, lang)
+                expect(page.locator("#board .cell")).to_have_count(37)
+                expect(page.locator("#moves li").first).to_be_visible()
+                screenshot(page, f"leaders-{lang}")
+            switch_language(page, "en")
+    result = page.locator("#result")
+    expect(result).to_be_visible()
+    expect(result).to_have_text(re.compile(r"You won!|You lost\.|Draw"))
+    assert page.locator("#moves li").count() > 2 * turns
+    if "Draw" not in result.inner_text():
+        expect(page.locator("#board .lost-mark")).to_have_count(1)
+    page.set_viewport_size(PHONE)
+    screenshot(page, "leaders-en-phone-end")
+    page.click("#replay-link")
+    expect(page.locator("#replay-step")).to_contain_text("of")
+    page.click("#replay-first")
+    expect(page.locator("#replay-step")).to_have_text("Start position")
+    expect(page.locator("#board .piece")).to_have_count(2)
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#replay-step")).to_have_text(re.compile(r"Move 1 of \d+"))
+
+
+def test_persian_is_right_to_left_and_remembered(contexts: Contexts) -> None:
+    page = contexts.page(lang="en")
+    page.goto("/")
+    expect(page.locator("html")).to_have_attribute("dir", "ltr")
+    page.click('.lang-switch a[data-lang="fa"]')
+    expect(page.locator("html")).to_have_attribute("dir", "rtl")
+    expect(page.locator("html")).to_have_attribute("lang", "fa")
+    expect(page.locator("#play-bot-leaders")).to_have_text("رهبران در برابر ربات")
+    page.goto("/leaderboard")
+    expect(page.locator("html")).to_have_attribute("dir", "rtl")
+    expect(page.locator("h1")).to_have_text("جدول رده‌بندی")
+
+
+def test_browser_language_is_used_without_a_cookie(contexts: Contexts) -> None:
+    page = contexts.page(lang="ja")
+    page.goto("/")
+    expect(page.locator("html")).to_have_attribute("lang", "ja")
+    expect(page.locator("#play-bot-leaders")).to_have_text("リーダーズ vs ボット")

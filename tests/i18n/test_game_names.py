@@ -1,0 +1,37 @@
+"""Every name the engines use has a text in every language: Leaders pieces, Hidden Leaders cards, leaders,
+factions (leaders.md §2, hidden-leaders.md §1 and §6)."""
+
+from __future__ import annotations
+
+import pytest
+
+from throne import i18n
+from throne.games.hidden_leaders.cards import CARDS, FACTIONS, LEADERS
+from throne.games.leaders.pieces import CODES
+
+
+def _keys() -> list[str]:
+    keys = [f"leaders.piece.{code}.{part}" for code in CODES for part in ("name", "text")]
+    keys += [f"hl.card.{card}.{part}" for card in CARDS for part in ("name", "markers", "text")]
+    keys += [f"hl.leader.{leader}" for leader in LEADERS]
+    keys += [f"hl.faction.{faction}" for faction in FACTIONS]
+    return keys
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_every_engine_name_has_a_text(lang: str) -> None:
+    messages = i18n.catalog(lang)
+    missing = [key for key in _keys() if not messages.get(key, "").strip()]
+    assert missing == []
+
+
+def test_catalogue_names_only_real_cards_and_pieces() -> None:
+    """No stale entries: every card/piece key of the catalogue names something the engines know."""
+    known = {f"hl.card.{card}" for card in CARDS} | {f"leaders.piece.{code}" for code in CODES}
+    keys = {key.rsplit(".", 1)[0] for key in i18n.catalog("en") if key.startswith(("hl.card.", "leaders.piece."))}
+    assert sorted(keys - known) == []
+
+
+def test_english_card_names_match_the_engine() -> None:
+    differ = {card.id: card.name for card in CARDS.values() if i18n.t("en", f"hl.card.{card.id}.name") != card.name}
+    assert differ == {}
