@@ -30,10 +30,8 @@ def scripted(lines: list[str]) -> tuple[Console, io.StringIO, object]:
 
 def test_hot_seat_moves_errors_undo_save(tmp_path: Path) -> None:
     out_file = tmp_path / "game.json"
-    console, buf, fake = scripted(
-        ["help", "moves", "d1-d2", "d9-a1", "d2-d3", "end", "+QQ@a1", "undo", "end"]
-        + [f"save {out_file}", "quit"]
-    )
+    script = ["help", "moves", "d1-d2", "d9-a1", "d2-d3", "end", "+QQ@a1", "undo", "end"]
+    console, buf, fake = scripted([*script, f"save {out_file}", "quit"])
     term.play(opponent="human", seed=7, console=console, input_fn=fake)  # type: ignore[arg-type]
     text = buf.getvalue()
     assert "d1-c1 d1-d2 d1-e1 end" in text
