@@ -46,7 +46,7 @@ class AlphaBetaBot:
         self.order_depth = order_depth
         self._rng = random.Random(seed)
         self.last_depth = 0
-        self.last_nodes = 0
+        self.last_iterations = 0
 
     def choose(self, state: Any, seat: int, budget: Budget | None = None) -> str:
         check_turn(state, seat)
@@ -75,7 +75,7 @@ class AlphaBetaBot:
             root_actions.insert(0, action)
             if value >= 1.0 or value <= 0.0:  # a forced result was found
                 break
-        self.last_nodes = self._clock.done
+        self.last_iterations = self._clock.done
         return best
 
     def _root(self, state: Any, actions: list[Any], depth: int) -> tuple[float, Any]:
@@ -169,3 +169,196 @@ class AlphaBetaBot:
             actions.remove(hint)
             actions.insert(0, hint)
         return actions
+
+
+class TurnSearchBot:
+    """Alpha-beta over whole turns (Leaders turns hold several actions).
+
+    The candidate turns of a seat come from a beam search inside the turn: partial turns are extended by
+    every legal action, positions reached by different orders are merged, and the `width` best partial
+    turns (by the heuristic) survive each step; the `keep` best completed turns are the candidates. A
+    decision of the other seat inside a turn (a Nemesis reaction) is taken greedily for that seat. The
+    searcher deepens over turns (1, 2, 3, ...) until the budget, counted in heuristic evaluations, runs out,
+    then plays the first action of the best turn of the last completed depth.
+    """
+
+    def __init__(
+        self,
+        seed: int = 0,
+        budget: Budget | None = None,
+        name: str = "turns",
+        *,
+        ops: SearchOps | None = None,
+        width: int = 6,
+        keep: int = 8,
+        max_depth: int = 6,
+    ) -> None:
+        self.name = name
+        self.default_budget = budget or Budget(iterations=20000)
+        self.ops = ops or SearchOps()
+        self.width = width
+        self.keep = keep
+        self.max_depth = max_depth
+        self._rng = random.Random(seed)
+        self.last_depth = 0
+        self.last_iterations = 0
+
+    def choose(self, state: Any, seat: int, budget: Budget | None = None) -> str:
+        check_turn(state, seat)
+        ops = self.ops
+        actions = ops.actions(state)
+        if len(actions) == 1:
+            return ops.move_string(state, actions[0])
+        self._me = seat
+        self._clock = (budget or Budget()).or_default(self.default_budget).clock()
+        best_turn: list[Any] | None = None
+        self.last_depth = 0
+        for depth in range(1, self.max_depth + 1):
+            try:
+                value, turn = self._root(state, depth)
+            except _OutOfBudget:
+                break
+            best_turn = turn
+            self.last_depth = depth
+            if value >= 1.0 or value <= 0.0:
+                break
+        self.last_iterations = self._clock.done
+        if not best_turn:
+            # not even one depth finished: the greedy action
+            best_turn = [max(actions, key=lambda a: self._after(state, a))]
+        return ops.move_string(state, best_turn[0])
+
+    def _after(self, state: Any, action: Any) -> float:
+        self.ops.apply(state, action)
+        try:
+            return self.ops.values(state)[self._me]
+        finally:
+            self.ops.undo(state)
+
+    def _value(self, state: Any) -> float:
+        if not self._clock.tick():
+            raise _OutOfBudget
+        return self.ops.values(state)[self._me]
+
+    def _root(self, state: Any, depth: int) -> tuple[float, list[Any]]:
+        best_value, best_turn = -2.0, []
+        alpha, beta = -2.0, 2.0
+        for turn in self.turns(state, state.to_play):
+            value = self._play_turn(state, turn, depth - 1, alpha, beta)
+            if value > best_value:
+                best_value, best_turn = value, turn
+            alpha = max(alpha, value)
+        return best_value, best_turn
+
+    def _play_turn(self, state: Any, turn: list[Any], depth: int, alpha: float, beta: float) -> float:
+        ops = self.ops
+        for action in turn:
+            ops.apply(state, action)
+        try:
+            return self._search(state, depth, alpha, beta)
+        finally:
+            for _ in turn:
+                ops.undo(state)
+
+    def _search(self, state: Any, depth: int, alpha: float, beta: float) -> float:
+        if state.is_over:
+            value = self.ops.terminal_values(state)[self._me]
+            return 1.0 + WIN_BONUS * depth if value == 1.0 else -WIN_BONUS * depth if value == 0.0 else value
+        if depth <= 0:
+            return self._value(state)
+        maximizing = state.to_play == self._me
+        best = -2.0 if maximizing else 3.0
+        for turn in self.turns(state, state.to_play):
+            value = self._play_turn(state, turn, depth - 1, alpha, beta)
+            if maximizing:
+                best = max(best, value)
+                alpha = max(alpha, value)
+            else:
+                best = min(best, value)
+                beta = min(beta, value)
+            if alpha >= beta:
+                break
+        return best
+
+    def turns(self, state: Any, side: int) -> list[list[Any]]:
+        """The `keep` most promising whole turns of `side` from `state`, best first (action lists)."""
+        ops = self.ops
+        start = ops.turn_id(state)
+        sign = 1.0 if side == self._me else -1.0
+        beam: list[list[Any]] = [[]]
+        done: dict[Hashable, tuple[float, list[Any]]] = {}
+        while beam:
+            grown: dict[Hashable, tuple[float, list[Any]]] = {}
+            for prefix in beam:
+                for action in prefix:
+                    ops.apply(state, action)
+                try:
+                    self._extend(state, side, sign, start, prefix, grown, done)
+                finally:
+                    for _ in prefix:
+                        ops.undo(state)
+            ranked = sorted(grown.values(), key=lambda t: -t[0])
+            beam = [seq for _, seq in ranked[: self.width]]
+        ranked = sorted(done.values(), key=lambda t: -t[0])
+        return [seq for _, seq in ranked[: self.keep]]
+
+    def _extend(
+        self,
+        state: Any,
+        side: int,
+        sign: float,
+        start: Hashable,
+        prefix: list[Any],
+        grown: dict[Hashable, tuple[float, list[Any]]],
+        done: dict[Hashable, tuple[float, list[Any]]],
+    ) -> None:
+        ops = self.ops
+        for action in ops.actions(state):
+            ops.apply(state, action)
+            try:
+                seq = [*prefix, action]
+                if not state.is_over and ops.turn_id(state) == start and state.to_play != side:
+                    reply = self._reply(state, sign)
+                    ops.apply(state, reply)
+                    seq.append(reply)
+                    try:
+                        self._file(state, sign, start, seq, grown, done)
+                    finally:
+                        ops.undo(state)
+                else:
+                    self._file(state, sign, start, seq, grown, done)
+            finally:
+                ops.undo(state)
+
+    def _reply(self, state: Any, sign: float) -> Any:
+        """The other seat's in-turn decision, taken greedily for that seat."""
+        ops = self.ops
+        best, best_value = None, 3.0
+        for action in ops.actions(state):
+            ops.apply(state, action)
+            try:
+                value = sign * self._value(state)
+            finally:
+                ops.undo(state)
+            if best is None or value < best_value:
+                best, best_value = action, value
+        return best
+
+    def _file(
+        self,
+        state: Any,
+        sign: float,
+        start: Hashable,
+        seq: list[Any],
+        grown: dict[Hashable, tuple[float, list[Any]]],
+        done: dict[Hashable, tuple[float, list[Any]]],
+    ) -> None:
+        key = self.ops.key(state)
+        if key is None:
+            key = tuple(seq)
+        finished = state.is_over or self.ops.turn_id(state) != start
+        table = done if finished else grown
+        if key in table:
+            return
+        value = self.ops.terminal_values(state)[self._me] if state.is_over else self._value(state)
+        table[key] = (sign * value, seq)

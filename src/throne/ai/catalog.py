@@ -1,6 +1,11 @@
-"""The built-in games, bots and strength levels of `throne.ai`."""
+"""The built-in games, bots and strength levels of `throne.ai`.
+
+Factories import the game-specific modules only when a bot is built, so importing `throne.ai` stays cheap.
+"""
 
 from __future__ import annotations
+
+from typing import Any
 
 from throne.ai.base import Budget
 from throne.ai.games import HIDDEN_LEADERS, LEADERS
@@ -8,11 +13,74 @@ from throne.ai.random_bot import RandomBot
 from throne.ai.registry import register_bot, register_game, register_level
 
 
+def leaders_greedy(seed: int = 0, budget: Budget | None = None, name: str = "greedy") -> Any:
+    from throne.ai.greedy import GreedyBot
+    from throne.ai.leaders_eval import OPS
+
+    return GreedyBot(seed, budget, name, ops=OPS)
+
+
+def leaders_mcts(seed: int = 0, budget: Budget | None = None, name: str = "mcts") -> Any:
+    from throne.ai.leaders_eval import OPS
+    from throne.ai.mcts import MctsBot
+
+    return MctsBot(seed, budget, name, ops=OPS)
+
+
+def leaders_alphabeta(seed: int = 0, budget: Budget | None = None, name: str = "alphabeta") -> Any:
+    from throne.ai.alphabeta import AlphaBetaBot
+    from throne.ai.leaders_eval import OPS
+
+    return AlphaBetaBot(seed, budget, name, ops=OPS)
+
+
+def leaders_turns(seed: int = 0, budget: Budget | None = None, name: str = "turns") -> Any:
+    from throne.ai.alphabeta import TurnSearchBot
+    from throne.ai.leaders_eval import OPS
+
+    return TurnSearchBot(seed, budget, name, ops=OPS)
+
+
+def _register_leaders() -> None:
+    game = LEADERS.name
+    register_game(LEADERS)
+    register_bot(game, "random", RandomBot, "uniformly random legal moves")
+    register_bot(game, "greedy", leaders_greedy, "one action ahead with the Leaders heuristic")
+    register_bot(
+        game,
+        "mcts",
+        leaders_mcts,
+        "UCT over single actions, heuristic leaves, transpositions",
+        budget=Budget(iterations=2000),
+    )
+    register_bot(
+        game,
+        "alphabeta",
+        leaders_alphabeta,
+        "iterative-deepening alpha-beta over single actions",
+        budget=Budget(iterations=20000),
+    )
+    register_bot(
+        game,
+        "turns",
+        leaders_turns,
+        "alpha-beta over whole turns (beam-searched candidate turns)",
+        budget=Budget(iterations=20000),
+    )
+    register_level(game, "easy", "greedy", Budget(), "greedy: one action ahead")
+    register_level(game, "medium", "turns", Budget(iterations=2000), "whole-turn search, 2,000 evaluations")
+    register_level(game, "hard", "turns", Budget(iterations=20000), "whole-turn search, 20,000 evaluations")
+
+
+def _register_hidden_leaders() -> None:
+    game = HIDDEN_LEADERS.name
+    register_game(HIDDEN_LEADERS)
+    register_bot(game, "random", RandomBot, "uniformly random legal moves")
+    register_level(game, "easy", "random", Budget(), "random legal moves")
+    register_level(game, "medium", "random", Budget(), "random legal moves")
+    register_level(game, "hard", "random", Budget(), "random legal moves")
+
+
 def register_builtins() -> None:
-    for adapter in (LEADERS, HIDDEN_LEADERS):
-        register_game(adapter)
-        register_bot(adapter.name, "random", RandomBot, "uniformly random legal moves")
-    for game in (LEADERS.name, HIDDEN_LEADERS.name):
-        register_level(game, "easy", "random", Budget(), "random legal moves")
-        register_level(game, "medium", "random", Budget(), "random legal moves")
-        register_level(game, "hard", "random", Budget(), "random legal moves")
+    _register_leaders()
+    _register_hidden_leaders()

@@ -71,7 +71,7 @@ def unregister_bot(game: str, name: str) -> None:
         LEVELS.get(game, {}).pop(name, None)
 
 
-def games() -> list[str]:
+def game_names() -> list[str]:
     return list(_GAMES)
 
 

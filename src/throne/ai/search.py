@@ -33,6 +33,10 @@ class SearchOps:
         """The move string of `action` in `state` (before it is applied)."""
         return action
 
+    def turn_id(self, state: Any) -> Hashable:
+        """Changes exactly when a turn ends; by default every action is a whole turn."""
+        return len(getattr(state, "history", ())) + (1000000 if state.is_over else 0)
+
     def key(self, state: Any) -> Hashable | None:
         key = getattr(state, "key", None)
         return key() if key is not None else None

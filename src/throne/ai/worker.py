@@ -232,9 +232,9 @@ def _get_pool() -> tuple[WorkerPool, ThreadPoolExecutor]:
     global _pool, _threads
     with _pool_lock:
         if _pool is None:
-            from throne.ai.registry import games
+            from throne.ai.registry import game_names
 
-            warmup = tuple(m for g in games() for m in game_adapter(g).warmup)
+            warmup = tuple(m for g in game_names() for m in game_adapter(g).warmup)
             _pool = WorkerPool(_default_size(), warmup)
             _threads = ThreadPoolExecutor(max_workers=32, thread_name_prefix="throne-ai-wait")
         assert _threads is not None

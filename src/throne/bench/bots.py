@@ -1,0 +1,62 @@
+"""`throne bench GAME --bots`: search speed of every bot of a game on mid-game positions.
+
+Search bots run for a fixed time and report iterations per second (MCTS iterations, alpha-beta nodes,
+heuristic evaluations of the whole-turn search, determinized playouts of ISMCTS); bots without a search
+loop report decisions per second. Each figure is the median over `runs` positions.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from typing import Any
+
+from throne.ai import registry
+from throne.ai.base import Budget
+
+
+def positions(game: str, count: int, seed: int = 0) -> list[Any]:
+    """`count` positions reached by 10-40 random moves from seeded deals (never finished ones)."""
+    adapter = registry.game_adapter(game)
+    out = []
+    attempt = 0
+    while len(out) < count:
+        rng = random.Random(seed + attempt)
+        state = adapter.new_game(seed + attempt, adapter.default_players)
+        for _ in range(rng.randint(10, 40)):
+            if state.is_over:
+                break
+            state.play(rng.choice(state.legal_moves()))
+        if not state.is_over:
+            out.append(state)
+        attempt += 1
+    return out
+
+
+def measure(game: str, name: str, state: Any, seconds: float) -> tuple[float, str]:
+    """(rate, unit) of bot `name` on `state` during about `seconds`."""
+    bot = registry.make_bot(game, name, seed=1)
+    seat = state.to_play
+    if hasattr(bot, "last_iterations"):
+        started = time.perf_counter()
+        bot.choose(state, seat, Budget(seconds=seconds))
+        return bot.last_iterations / (time.perf_counter() - started), "iterations/s"
+    decisions = 0
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        bot.choose(state, seat)
+        decisions += 1
+    return decisions / (time.perf_counter() - started), "decisions/s"
+
+
+def run(game: str, runs: int = 5, seconds: float = 2.0) -> None:
+    """Print the median rate of every plain bot (levels are these bots with fixed budgets)."""
+    names = [n for n in registry.bot_names(game) if not registry.bot_entry(game, n).level]
+    states = positions(game, runs)
+    print(f"{game} bots: median of {runs} positions, {seconds:g} s each")
+    print(f"{'bot':<12} {'rate':>12}  unit")
+    for name in names:
+        rates = [measure(game, name, state, seconds) for state in states]
+        rate = statistics.median(r for r, _ in rates)
+        print(f"{name:<12} {rate:>12.0f}  {rates[0][1]}")
