@@ -75,13 +75,136 @@ def bench(
     game: Annotated[Game, typer.Argument(help="Which engine to measure.")],
     runs: Annotated[int, typer.Option(help="Repetitions; the median is reported.")] = 5,
     seconds: Annotated[float, typer.Option(help="Length of each timed run.")] = 2.0,
+    bots: Annotated[bool, typer.Option("--bots", help="Measure bot search speed (iterations/s).")] = False,
 ) -> None:
     """Measure engine speed (random playouts, apply/undo); prints medians of several runs."""
+    if bots:
+        from throne.bench import bots as bot_bench
+
+        bot_bench.run(game.value, runs=runs, seconds=seconds)
+        return
     if game is Game.leaders:
         from throne.bench import leaders as mod
     else:
         from throne.bench import hidden_leaders as mod
     mod.run(runs=runs, seconds=seconds)
+
+
+@app.command()
+def arena(
+    game: Annotated[Game, typer.Argument(help="Which game the bots play.")],
+    bot_a: Annotated[str, typer.Argument(help="A bot or level (see `throne bots`); one seat, rotated.")],
+    bot_b: Annotated[str, typer.Argument(help="The opponent bot or level (every other seat).")],
+    games: Annotated[int, typer.Option(help="Number of games.")] = 100,
+    players: Annotated[int | None, typer.Option(help="Hidden Leaders: players (default 4).")] = None,
+    jobs: Annotated[int, typer.Option(help="Worker processes.")] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    save: Annotated[Path | None, typer.Option(help="Directory for the game records and the report.")] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the first deal.")] = 0,
+    backend: Annotated[str, typer.Option(help="'pool' (local processes), 'ray' or 'serial'.")] = "pool",
+    address: Annotated[str | None, typer.Option(help="Ray cluster address (with --backend ray).")] = None,
+) -> None:
+    """Play bots against each other; prints win rates with 95% confidence intervals."""
+    from throne.ai import AIError
+    from throne.ai import arena as arena_mod
+    from throne.dist.backend import BackendError
+
+    try:
+        report = arena_mod.run_arena(
+            game.value,
+            bot_a,
+            bot_b,
+            games=games,
+            players=players,
+            jobs=jobs,
+            seed=seed,
+            save=save,
+            backend=backend,
+            address=address,
+        )
+    except (AIError, BackendError) as exc:
+        raise typer.BadParameter(str(exc)) from exc
+    typer.echo(json.dumps(report, indent=1) if as_json else arena_mod.format_report(report))
+
+
+@app.command()
+def bots(
+    game: Annotated[Game | None, typer.Argument(help="Only this game.")] = None,
+) -> None:
+    """List the bots and strength levels of each game."""
+    from throne.ai import registry
+
+    for name in [game.value] if game else [g.value for g in Game]:
+        typer.echo(f"{name}:")
+        for bot, budget, description in registry.describe(name):
+            typer.echo(f"  {bot:<10} {budget:<22} {description}")
+
+
+@app.command()
+def tournament(
+    game: Annotated[Game, typer.Argument(help="Which game the bots play.")],
+    entrants: Annotated[list[str], typer.Argument(help="Two or more bots or levels (see `throne bots`).")],
+    games: Annotated[int, typer.Option(help="Games per pairing (Hidden Leaders: each way round).")] = 20,
+    players: Annotated[int | None, typer.Option(help="Hidden Leaders: players (default 4).")] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the first deal.")] = 0,
+    backend: Annotated[str, typer.Option(help="'pool' (local processes), 'ray' or 'serial'.")] = "pool",
+    address: Annotated[str | None, typer.Option(help="Ray cluster address (with --backend ray).")] = None,
+    workers: Annotated[int | None, typer.Option(help="Worker processes (default: one per CPU).")] = None,
+    out: Annotated[Path, typer.Option(help="Output directory (JSON, table, PNG).")] = Path("tournament"),
+) -> None:
+    """Round-robin tournament: Elo ratings with 95% intervals, score matrix, JSON and a PNG plot."""
+    from throne.dist import tournament as tour
+
+    try:
+        result = tour.run_tournament(
+            game.value,
+            entrants,
+            games,
+            seed=seed,
+            players=players,
+            backend=backend,
+            address=address,
+            workers=workers,
+        )
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from exc
+    paths = tour.write_report(result, out)
+    typer.echo(tour.format_table(result))
+    typer.echo(f"wrote {paths['json']}, {paths['table']} and {paths['png']}")
+
+
+@app.command()
+def selfplay(
+    game: Annotated[Game, typer.Argument(help="Which game to play.")],
+    games: Annotated[int, typer.Option(help="Number of games.")] = 100,
+    out: Annotated[Path, typer.Option(help="Output directory (Parquet, meta.json).")] = Path("selfplay"),
+    bot: Annotated[str, typer.Option(help="The bot or level in every seat.")] = "random",
+    players: Annotated[int, typer.Option(help="Hidden Leaders: players.")] = 4,
+    modules: Annotated[str, typer.Option(help="Hidden Leaders: comma-separated card modules.")] = "core",
+    seed: Annotated[int, typer.Option(help="Seed of the first game (game i uses seed + i).")] = 0,
+    backend: Annotated[str, typer.Option(help="'pool' (local processes), 'ray' or 'serial'.")] = "pool",
+    address: Annotated[str | None, typer.Option(help="Ray cluster address (with --backend ray).")] = None,
+    workers: Annotated[int | None, typer.Option(help="Worker processes (default: one per CPU).")] = None,
+) -> None:
+    """Self-play games written as training trajectories (observations, legal actions, actions, returns)."""
+    from throne.dist.selfplay import run_selfplay
+
+    try:
+        meta = run_selfplay(
+            game.value,
+            games,
+            out,
+            bot=bot,
+            seed=seed,
+            players=players,
+            modules=tuple(m.strip() for m in modules.split(",") if m.strip()),
+            backend=backend,
+            address=address,
+            workers=workers,
+        )
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from exc
+    typer.echo(f"wrote {meta['rows']} decisions of {games} games to {out / meta['files']['trajectories']}")
 
 
 def main() -> None:
