@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from . import notation
-from .actions import DECODE, ID_OF, MOVE_STRINGS, NUM_ACTIONS, T_END, T_HC2, T_PATH, T_REC, T_RECHC, T_SWAP
+from .actions import DECODE, MOVE_STRINGS, T_END, T_HC2, T_PATH, T_REC, T_SWAP
 from .board import NAMES, NUM_CELLS, START_CELLS
 from .errors import IllegalMoveError
 from .pieces import BR, CARDS, CODES, CU, HE, NUM_KINDS, SIDES
@@ -456,6 +456,3 @@ def new_game(seed: int | None = None, draw_rule: bool = True) -> State:
 def from_position(text: str, draw_rule: bool = True) -> State:
     """A state from a position string of §5.2 (raises PositionError)."""
     return notation.parse_position(text, draw_rule)
-
-
-__all__ = ["ID_OF", "NUM_ACTIONS", "T_RECHC", "State", "from_position", "new_game"]
