@@ -1,0 +1,63 @@
+"""create_app(): the FastAPI application — API routes, the game WebSocket, pages and static files."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.exceptions import RequestValidationError
+from fastapi.staticfiles import StaticFiles
+
+from throne.server import pages, ws
+from throne.server.config import Settings
+from throne.server.errors import ApiError, api_error_handler, store_error_handler, validation_error_handler
+from throne.server.limits import BodyLimit
+from throne.server.lobby import Hub
+from throne.server.routes import accounts, games, players
+from throne.server.sessions import SessionSigner
+from throne.store.db import Database
+from throne.store.repo import Repo, StoreError
+
+log = logging.getLogger(__name__)
+STATIC = Path(__file__).parent / "static"
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        db = Database(settings.url)
+        db.upgrade()
+        hub = Hub(settings, Repo(db))
+        app.state.hub = hub
+        await hub.resume()
+        try:
+            yield
+        finally:
+            await hub.close()
+            if "throne.ai" in sys.modules:
+                sys.modules["throne.ai"].shutdown()
+            db.dispose()
+
+    app = FastAPI(
+        title="Throne",
+        lifespan=lifespan,
+        docs_url="/api/docs",
+        openapi_url="/api/openapi.json",
+        redoc_url=None,
+    )
+    app.state.settings = settings
+    app.state.signer = SessionSigner(settings.resolved_secret())
+    app.add_exception_handler(ApiError, api_error_handler)
+    app.add_exception_handler(StoreError, store_error_handler)
+    app.add_exception_handler(RequestValidationError, validation_error_handler)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    for router in (accounts.router, games.router, players.router, ws.router, pages.router):
+        app.include_router(router)
+    STATIC.mkdir(exist_ok=True)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app

@@ -1,0 +1,51 @@
+"""Server settings: command-line options over THRONE_* environment variables over defaults."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from throne.store.db import default_sqlite_url
+
+
+def _env_float(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    return float(raw) if raw else default
+
+
+@dataclass
+class Settings:
+    data_dir: Path = field(default_factory=lambda: Path(os.environ.get("THRONE_DATA_DIR", "data")))
+    database_url: str | None = field(default_factory=lambda: os.environ.get("THRONE_DATABASE_URL") or None)
+    secret_key: str | None = field(default_factory=lambda: os.environ.get("THRONE_SECRET_KEY") or None)
+    abandon_timeout: float = field(default_factory=lambda: _env_float("THRONE_ABANDON_TIMEOUT", 120.0))
+    takeover_bot: str = field(default_factory=lambda: os.environ.get("THRONE_TAKEOVER_BOT", "easy"))
+    bot_timeout: float = field(default_factory=lambda: _env_float("THRONE_BOT_TIMEOUT", 10.0))
+    max_body_bytes: int = 64 * 1024
+    max_ws_message_bytes: int = 16 * 1024
+    ws_rate_per_s: float = 20.0
+    ws_burst: int = 40
+    ws_max_refused: int = 100
+    hello_timeout: float = 30.0
+    secure_cookies: bool = False
+
+    def __post_init__(self) -> None:
+        self.data_dir = Path(self.data_dir)
+
+    @property
+    def url(self) -> str:
+        return self.database_url or default_sqlite_url(self.data_dir)
+
+    def resolved_secret(self) -> str:
+        """The cookie-signing key: configured, or kept in the data directory so sessions survive restarts."""
+        if self.secret_key:
+            return self.secret_key
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        path = self.data_dir / "secret.key"
+        if not path.exists():
+            path.write_text(secrets.token_urlsafe(48), encoding="utf-8")
+            path.chmod(0o600)
+        self.secret_key = path.read_text(encoding="utf-8").strip()
+        return self.secret_key

@@ -1,0 +1,67 @@
+"""One WebSocket connection: an outbox drained by its own writer task, so a slow client never stalls a
+game."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+from fastapi import WebSocket
+
+log = logging.getLogger(__name__)
+
+OUTBOX = 256
+
+
+class Conn:
+    def __init__(self, ws: WebSocket, game_id: int) -> None:
+        self.ws = ws
+        self.game_id = game_id
+        self.occupant: int | None = None  # seat row id; None for spectators
+        self.seat: int | None = None
+        self.closed = False
+        self._outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(OUTBOX)
+        self._writer = asyncio.create_task(self._write())
+
+    def send(self, message: dict[str, Any]) -> None:
+        if self.closed:
+            return
+        try:
+            self._outbox.put_nowait(message)
+        except asyncio.QueueFull:  # the client does not read: drop it, it will reconnect and resume
+            log.info("closing a connection to game %s that does not read its messages", self.game_id)
+            self.close(1013)
+
+    async def _write(self) -> None:
+        try:
+            while True:
+                message = await self._outbox.get()
+                if message is None:
+                    break
+                await self.ws.send_json(message)
+        except Exception:
+            self.closed = True
+
+    def close(self, code: int = 1000) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        self._writer.cancel()
+
+        async def _close() -> None:
+            with contextlib.suppress(Exception):
+                await self.ws.close(code)
+
+        asyncio.get_running_loop().create_task(_close())
+
+    async def drain_and_stop(self) -> None:
+        """Ends the writer after the queued messages went out."""
+        if self.closed:
+            return
+        self.closed = True
+        with contextlib.suppress(asyncio.QueueFull):
+            self._outbox.put_nowait(None)
+        with contextlib.suppress(Exception, asyncio.CancelledError):
+            await asyncio.wait_for(self._writer, 2.0)

@@ -1,0 +1,381 @@
+"""The hub: tables (open games), live matches, connections and everything they share.
+
+Database calls run on one dedicated thread (`Hub.db`), so the event loop never waits on the disk and SQLite
+sees one writer at a time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, TypeVar
+
+from throne.server.config import Settings
+from throne.server.conn import Conn
+from throne.server.errors import ApiError
+from throne.server.games import GameKind, OptionsError, bot_names, kind_of, rebuild
+from throne.server.match import Match
+from throne.server.ratings_store import rating_hook
+from throne.server.sessions import new_token, token_hash
+from throne.store.models import User
+from throne.store.repo import GameInfo, NotOpen, Repo, SeatSpec
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+_rng = secrets.SystemRandom()
+
+
+@dataclass
+class NewTable:
+    game: str
+    players: int
+    options: dict[str, Any]
+    bots: dict[int, str]
+    seat: int | None
+    sit: bool
+    rated: bool
+    private: bool
+
+
+class Hub:
+    def __init__(self, settings: Settings, repo: Repo) -> None:
+        self.settings = settings
+        self.repo = repo
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="throne-db")
+        self.rooms: dict[int, set[Conn]] = {}
+        self.matches: dict[int, Match] = {}
+        self._finished: dict[int, tuple[GameInfo, Any]] = {}
+        self._lock = asyncio.Lock()
+        self.chooser: Callable[..., Any] | None = None  # replaced in tests; default: throne.ai
+
+    async def db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._executor, partial(fn, *args, **kwargs))
+
+    # ---- life cycle ----------------------------------------------------------------------------------------
+    async def resume(self) -> None:
+        """Rebuilds every live game from its seed and committed moves and restarts its owner."""
+        for game_id in await self.db(self.repo.games_with_status, "live"):
+            try:
+                info = await self.db(self.repo.get_game, game_id)
+                moves = await self.db(self.repo.moves, game_id)
+                kind = kind_of(info.game)
+                state = rebuild(kind, info.seed or 0, info.players, info.options, moves)
+            except Exception:
+                log.exception("game %s cannot be rebuilt from its move log; left as it is", game_id)
+                continue
+            info.ply = len(moves)
+            self._start_match(info, kind, state)
+            log.info("game %s resumed at ply %d", game_id, info.ply)
+
+    async def close(self) -> None:
+        for match in list(self.matches.values()):
+            await match.stop()
+        self.matches.clear()
+        for conns in self.rooms.values():
+            for conn in list(conns):
+                conn.close(1001)
+        self._executor.shutdown(wait=True)
+
+    def _start_match(self, info: GameInfo, kind: GameKind, state: Any) -> Match:
+        match = Match(self, info, kind, state)
+        self.matches[info.id] = match
+        match.presence_changed()
+        match.start()
+        return match
+
+    async def choose_move(self, game: str, state: Any, seat: int, bot: str, *, seed: int, ply: int) -> str:
+        if self.chooser is not None:
+            return await self.chooser(game, state, seat, bot, seed=seed, ply=ply)
+        from throne import ai
+
+        return await ai.choose_move_async(
+            game, state, seat, bot, seed=(seed + 7919 * ply) % (2**31), timeout=self.settings.bot_timeout
+        )
+
+    def rating_hook(self, info: GameInfo) -> Callable[..., None] | None:
+        return rating_hook(info)
+
+    # ---- tables --------------------------------------------------------------------------------------------
+    def _check_table(self, t: NewTable) -> tuple[GameKind, dict[str, Any]]:
+        try:
+            kind = kind_of(t.game)
+            options = kind.normalize_options(t.players, t.options)
+        except OptionsError as exc:
+            raise ApiError(400, "bad_options", str(exc)) from None
+        known = set(bot_names(t.game))
+        for place, bot in t.bots.items():
+            if not 0 <= place < t.players:
+                raise ApiError(
+                    400, "bad_options", f"bot seat {place} does not exist in a {t.players}-player game"
+                )
+            if bot not in known:
+                raise ApiError(400, "unknown_bot", f"unknown bot {bot!r}; choose one of {sorted(known)}")
+        if t.sit:
+            if t.seat is not None and not 0 <= t.seat < t.players:
+                raise ApiError(
+                    400, "bad_options", f"seat {t.seat} does not exist in a {t.players}-player game"
+                )
+            if t.seat is not None and t.seat in t.bots:
+                raise ApiError(409, "seat_taken", f"seat {t.seat} is given to a bot")
+            if len(t.bots) >= t.players:
+                raise ApiError(409, "table_full", 'every seat is given to a bot; use "sit": false')
+        if t.rated and t.bots:
+            raise ApiError(
+                400, "rated_needs_people", "rated games are played by registered players only, no bots"
+            )
+        return kind, options
+
+    async def create_table(self, user: User, t: NewTable) -> tuple[GameInfo, str | None, str | None]:
+        kind, options = self._check_table(t)
+        if t.rated and user.username is None:
+            raise ApiError(403, "rated_needs_account", "log in with a registered account to play rated games")
+        specs = [SeatSpec(seat=p, kind="bot", name=b, bot=b) for p, b in sorted(t.bots.items())]
+        token = None
+        if t.sit:
+            place = t.seat if t.seat is not None else min(set(range(t.players)) - set(t.bots))
+            token = new_token()
+            specs.append(
+                SeatSpec(
+                    seat=place, kind="human", name=user.name, user_id=user.id, token_hash=token_hash(token)
+                )
+            )
+        invite = secrets.token_urlsafe(12) if t.private else None
+        info = await self.db(
+            self.repo.create_game,
+            game=kind.name,
+            players=t.players,
+            options=options,
+            rated=t.rated,
+            private=t.private,
+            invite=invite,
+            creator_id=user.id,
+            seats=specs,
+        )
+        info = await self.maybe_start(info)
+        return info, token, invite
+
+    async def join(
+        self, game_id: int, user: User, seat: int | None, invite: str | None
+    ) -> tuple[GameInfo, str, int]:
+        info = await self.db(self.repo.get_game, game_id)
+        self.check_invite(info, invite)
+        if info.rated and user.username is None:
+            raise ApiError(
+                403, "rated_needs_account", "log in with a registered account to join a rated game"
+            )
+        if any(s.user_id == user.id and s.kind == "human" for s in info.seats):
+            raise ApiError(409, "already_seated", f"you already sit at game {game_id}")
+        token = new_token()
+        info, place = await self.db(
+            self.repo.join_seat, game_id, seat, user_id=user.id, name=user.name, token_hash=token_hash(token)
+        )
+        self.broadcast_table(info)
+        info = await self.maybe_start(info)
+        return info, token, place
+
+    async def leave(self, game_id: int, token: str) -> GameInfo:
+        info = await self.db(self.repo.leave_seat, game_id, token_hash(token))
+        self.broadcast_table(info)
+        return info
+
+    def check_invite(self, info: GameInfo, invite: str | None) -> None:
+        if info.private and not (invite and secrets.compare_digest(invite, info.invite or "")):
+            raise ApiError(404, "unknown_game", f"no game {info.id}")
+
+    async def maybe_start(self, info: GameInfo) -> GameInfo:
+        """A table whose seats are all taken starts: random seed, random seating."""
+        if info.status != "open" or len(info.seats) < info.players:
+            return info
+        async with self._lock:
+            order = list(range(info.players))
+            _rng.shuffle(order)
+            seed = _rng.randrange(2**31)
+            try:
+                started = await self.db(self.repo.start_game, info.id, seed, order)
+            except NotOpen:
+                return await self.db(self.repo.get_game, info.id)
+            kind = kind_of(started.game)
+            state = kind.new_state(seed, started.players, started.options)
+            seat_of = {s.id: s.seat for s in started.seats}
+            for conn in self.rooms.get(started.id, ()):
+                if conn.occupant is not None:
+                    conn.seat = seat_of.get(conn.occupant)
+            self._start_match(started, kind, state)
+        self.broadcast_table(started)
+        self.broadcast_state(self.matches[started.id])
+        return started
+
+    async def play_bot(
+        self, user: User, game: str, bot: str, players: int, options: dict[str, Any]
+    ) -> tuple[GameInfo, str]:
+        """One request: a started game between this user and bots of one level (seating random)."""
+        bots = {p: bot for p in range(1, players)}
+        info, token, _ = await self.create_table(
+            user, NewTable(game, players, options, bots, 0, True, False, False)
+        )
+        assert token is not None
+        return info, token
+
+    # ---- connections and messages --------------------------------------------------------------------------
+    def add_conn(self, conn: Conn) -> None:
+        self.rooms.setdefault(conn.game_id, set()).add(conn)
+        self._presence(conn.game_id)
+
+    def remove_conn(self, conn: Conn) -> None:
+        room = self.rooms.get(conn.game_id)
+        if room is not None:
+            room.discard(conn)
+            if not room:
+                del self.rooms[conn.game_id]
+        self._presence(conn.game_id)
+
+    def _presence(self, game_id: int) -> None:
+        match = self.matches.get(game_id)
+        if match is not None:
+            match.presence_changed()
+
+    def present_seats(self, game_id: int) -> set[int]:
+        return {c.seat for c in self.rooms.get(game_id, ()) if c.seat is not None and not c.closed}
+
+    def present_occupants(self, game_id: int) -> set[int]:
+        return {c.occupant for c in self.rooms.get(game_id, ()) if c.occupant is not None and not c.closed}
+
+    def summary(self, info: GameInfo, user_id: int | None = None) -> dict[str, Any]:
+        present = self.present_occupants(info.id)
+        seats: list[dict[str, Any]] = []
+        taken = {s.seat: s for s in info.seats}
+        you = None
+        for n in range(info.players):
+            s = taken.get(n)
+            if s is None:
+                seats.append({"seat": n, "kind": "open"})
+                continue
+            entry: dict[str, Any] = {"seat": n, "kind": s.kind, "name": s.name}
+            if s.kind == "bot":
+                entry["bot"] = s.bot
+                if s.takeover:
+                    entry["takeover"] = True
+            else:
+                entry.update(user_id=s.user_id, registered=s.registered, connected=s.id in present)
+            if user_id is not None and s.user_id == user_id and s.kind == "human":
+                you = {"seat": n}
+            seats.append(entry)
+        match = self.matches.get(info.id)
+        ply = match.ply if match is not None else info.ply
+        to_play = match.state.to_play if match is not None and not match.over else None
+        return {
+            "id": info.id,
+            "game": info.game,
+            "status": info.status,
+            "players": info.players,
+            "options": info.options,
+            "rated": info.rated,
+            "private": info.private,
+            "created_at": _iso(info.created_at),
+            "seats": seats,
+            "ply": ply,
+            "to_play": to_play,
+            "result": info.result,
+            "you": you,
+        }
+
+    def broadcast_table(self, info: GameInfo) -> None:
+        message = {"type": "table", "game": self.summary(info)}
+        for conn in list(self.rooms.get(info.id, ())):
+            conn.send(message)
+
+    def state_message(
+        self,
+        game_id: int,
+        kind: GameKind,
+        state: Any,
+        ply: int,
+        status: str,
+        result: dict[str, Any] | None,
+        seat: int | None,
+        cache: dict[int | None, dict[str, Any]] | None = None,
+    ) -> dict[str, Any]:
+        if cache is not None and seat in cache:
+            view = cache[seat]
+        else:
+            view = kind.view(state, seat)
+            if cache is not None:
+                cache[seat] = view
+        over = bool(state.is_over)
+        to_play = None if over else state.to_play
+        mine = seat is not None and seat == to_play
+        return {
+            "type": "state",
+            "game_id": game_id,
+            "status": status,
+            "ply": ply,
+            "seat": seat,
+            "to_play": to_play,
+            "your_turn": mine,
+            "legal_moves": list(state.legal_moves()) if mine else [],
+            "last_move": view.get("last_move") if isinstance(view, dict) else None,
+            "view": view,
+            "result": result,
+        }
+
+    def broadcast_state(self, match: Match) -> None:
+        cache: dict[int | None, dict[str, Any]] = {}
+        status = "finished" if match.over else "live"
+        result = match.kind.result(match.state)
+        for conn in list(self.rooms.get(match.game_id, ())):
+            conn.send(
+                self.state_message(
+                    match.game_id, match.kind, match.state, match.ply, status, result, conn.seat, cache
+                )
+            )
+
+    async def current_state(self, game_id: int, seat: int | None) -> dict[str, Any] | None:
+        """The `state` message for one connection of a live or finished game (None while open)."""
+        match = self.matches.get(game_id)
+        if match is not None:
+            status = "finished" if match.over else "live"
+            return self.state_message(
+                game_id, match.kind, match.state, match.ply, status, match.kind.result(match.state), seat
+            )
+        loaded = await self.finished_state(game_id)
+        if loaded is None:
+            return None
+        info, state = loaded
+        kind = kind_of(info.game)
+        return self.state_message(game_id, kind, state, info.ply, info.status, info.result, seat)
+
+    async def finished_state(self, game_id: int) -> tuple[GameInfo, Any] | None:
+        if game_id in self._finished:
+            return self._finished[game_id]
+        info = await self.db(self.repo.get_game, game_id)
+        if info.status != "finished":
+            return None
+        moves = await self.db(self.repo.moves, game_id)
+        state = rebuild(kind_of(info.game), info.seed or 0, info.players, info.options, moves)
+        if len(self._finished) >= 64:
+            self._finished.pop(next(iter(self._finished)))
+        self._finished[game_id] = (info, state)
+        return info, state
+
+    async def match_finished(self, match: Match) -> None:
+        self.matches.pop(match.game_id, None)
+        info = await self.db(self.repo.get_game, match.game_id)
+        self._finished[match.game_id] = (info, match.state)
+        self.broadcast_table(info)
+
+    async def submit_move(self, game_id: int, seat: int, move: str, ply: int | None) -> int:
+        match = self.matches.get(game_id)
+        if match is None:
+            info = await self.db(self.repo.get_game, game_id)
+            code = "game_over" if info.status in ("finished", "aborted") else "not_live"
+            raise ApiError(409, code, f"game {game_id} is {info.status}")
+        return await match.submit(seat, move, ply)
+
+
+def _iso(ts: Any) -> str | None:
+    return ts.isoformat().replace("+00:00", "Z") if ts is not None else None

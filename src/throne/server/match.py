@@ -1,0 +1,245 @@
+"""One owner task per live game: it alone holds and changes the engine state.
+
+Moves (from people, bots and take-over timers) arrive in the owner's inbox and are handled one at a time:
+the engine validates, the move is appended to the log and committed, and only then is every connection
+sent its own view. Bots think in worker processes (throne.ai) while the owner keeps answering everyone else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from throne.server.games import GameKind
+from throne.store.repo import GameInfo
+
+if TYPE_CHECKING:
+    from throne.server.lobby import Hub
+
+log = logging.getLogger(__name__)
+
+
+class MoveRefused(ValueError):
+    """A move the owner did not apply; `code` is the protocol error code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code, self.message = code, message
+
+
+@dataclass
+class _Move:
+    seat: int
+    move: str
+    ply: int | None
+    done: asyncio.Future[int] | None
+    bot: bool = False
+
+
+@dataclass
+class _Takeover:
+    seat: int
+
+
+class Match:
+    def __init__(self, hub: Hub, info: GameInfo, kind: GameKind, state: Any) -> None:
+        self.hub = hub
+        self.info = info
+        self.kind = kind
+        self.state = state
+        self.ply = info.ply
+        self.inbox: asyncio.Queue[_Move | _Takeover | None] = asyncio.Queue()
+        self.task: asyncio.Task[None] | None = None
+        self._bot_task: asyncio.Task[None] | None = None
+        self._bot_ply: int | None = None
+        self._timer: asyncio.Task[None] | None = None
+        self.away_since: dict[int, float] = {
+            s.seat: time.monotonic() for s in info.seats if s.kind == "human"
+        }
+
+    @property
+    def game_id(self) -> int:
+        return self.info.id
+
+    @property
+    def over(self) -> bool:
+        return bool(self.state.is_over)
+
+    # ---- called by the hub / connections ------------------------------------------------------------------
+    def start(self) -> None:
+        self.task = asyncio.create_task(self._run(), name=f"game-{self.game_id}")
+
+    async def stop(self) -> None:
+        for task in (self._bot_task, self._timer, self.task):
+            if task is not None:
+                task.cancel()
+        for task in (self._bot_task, self._timer, self.task):
+            if task is not None:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+
+    async def submit(self, seat: int, move: str, ply: int | None) -> int:
+        """Queues a move by a person; returns the new ply or raises MoveRefused."""
+        done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        await self.inbox.put(_Move(seat, move, ply, done))
+        return await done
+
+    def presence_changed(self) -> None:
+        """A connection came or went: restart the abandon clock of seats nobody watches."""
+        now = time.monotonic()
+        present = self.hub.present_seats(self.game_id)
+        for seat in list(self.away_since):
+            if seat in present:
+                self.away_since[seat] = float("inf")
+            elif self.away_since[seat] == float("inf"):
+                self.away_since[seat] = now
+        self._arm_timer()
+
+    # ---- the owner loop ------------------------------------------------------------------------------------
+    async def _run(self) -> None:
+        self._schedule()
+        while not self.over:
+            item = await self.inbox.get()
+            if item is None:
+                break
+            try:
+                if isinstance(item, _Takeover):
+                    await self._takeover(item.seat)
+                else:
+                    new_ply = await self._apply(item)
+                    if item.done is not None and not item.done.done():
+                        item.done.set_result(new_ply)
+            except MoveRefused as exc:
+                if isinstance(item, _Move) and item.done is not None and not item.done.done():
+                    item.done.set_exception(exc)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("game %s: unexpected error; reloading it from the move log", self.game_id)
+                if isinstance(item, _Move) and item.done is not None and not item.done.done():
+                    item.done.set_exception(
+                        MoveRefused("server_error", "the server failed to apply the move")
+                    )
+                await self._reload()
+            self._schedule()
+        self._refuse_pending()
+        if self.over:
+            await self.hub.match_finished(self)
+
+    def _refuse_pending(self) -> None:
+        while not self.inbox.empty():
+            item = self.inbox.get_nowait()
+            if isinstance(item, _Move) and item.done is not None and not item.done.done():
+                item.done.set_exception(MoveRefused("game_over", "the game is over"))
+
+    async def _apply(self, item: _Move) -> int:
+        state = self.state
+        if state.is_over:
+            raise MoveRefused("game_over", "the game is over")
+        if item.ply is not None and item.ply != self.ply:
+            raise MoveRefused("stale", f"the move answers ply {item.ply} but the game is at ply {self.ply}")
+        if item.seat != state.to_play:
+            raise MoveRefused("not_your_turn", f"seat {state.to_play} is to play, not seat {item.seat}")
+        seat_info = self.info.seat(item.seat)
+        if not item.bot and (seat_info is None or seat_info.kind != "human"):
+            raise MoveRefused("not_your_turn", f"seat {item.seat} is played by a bot")
+        try:
+            state.play(item.move)
+        except self.kind.illegal_errors() as exc:
+            raise MoveRefused(
+                "illegal_move", self.kind.illegal_message(state, item.seat, item.move, exc)
+            ) from None
+        result = self.kind.result(state)
+        ply = self.ply
+        try:
+            rate = self.hub.rating_hook(self.info) if result is not None else None
+            await self.hub.db(
+                self.hub.repo.append_move, self.game_id, ply, item.seat, item.move, result, rate
+            )
+        except Exception:
+            log.exception("game %s: could not store move %d; reloading from the log", self.game_id, ply)
+            await self._reload()
+            raise MoveRefused("server_error", "the move could not be stored; try again") from None
+        self.ply = ply + 1
+        if result is not None:
+            self.info.status, self.info.result = "finished", result
+        self.hub.broadcast_state(self)
+        return self.ply
+
+    async def _reload(self) -> None:
+        """Rebuilds the state from what is committed: the database is the truth."""
+        from throne.server.games import rebuild
+
+        info = await self.hub.db(self.hub.repo.get_game, self.game_id)
+        moves = await self.hub.db(self.hub.repo.moves, self.game_id)
+        self.state = rebuild(self.kind, info.seed or 0, info.players, info.options, moves)
+        self.info, self.ply = info, len(moves)
+
+    # ---- bots and abandoned seats --------------------------------------------------------------------------
+    def _schedule(self) -> None:
+        if self.over:
+            return
+        seat = self.state.to_play
+        info = self.info.seat(seat)
+        if info is not None and info.kind == "bot" and self._bot_ply != self.ply:
+            self._bot_ply = self.ply
+            bot = info.bot or self.hub.settings.takeover_bot
+            self._bot_task = asyncio.create_task(self._think(seat, bot))
+        self._arm_timer()
+
+    async def _think(self, seat: int, bot: str) -> None:
+        ply = self.ply
+        try:
+            move = await self.hub.choose_move(
+                self.kind.name, self.state, seat, bot, seed=self.info.seed or 0, ply=ply
+            )
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception(
+                "game %s: bot %r failed at ply %d; playing a random legal move", self.game_id, bot, ply
+            )
+            move = random.Random(ply).choice(self.state.legal_moves())
+        if self.ply == ply:
+            await self.inbox.put(_Move(seat, move, ply, None, bot=True))
+
+    def _arm_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self.over:
+            return
+        seat = self.state.to_play
+        since = self.away_since.get(seat)
+        info = self.info.seat(seat)
+        if since is None or since == float("inf") or info is None or info.kind != "human":
+            return
+        delay = max(0.0, since + self.hub.settings.abandon_timeout - time.monotonic())
+
+        async def fire() -> None:
+            await asyncio.sleep(delay)
+            await self.inbox.put(_Takeover(seat))
+
+        self._timer = asyncio.create_task(fire())
+
+    async def _takeover(self, seat: int) -> None:
+        info = self.info.seat(seat)
+        since = self.away_since.get(seat, float("inf"))
+        if info is None or info.kind != "human" or since == float("inf"):
+            return
+        if time.monotonic() - since < self.hub.settings.abandon_timeout - 0.01:
+            return
+        bot = self.hub.settings.takeover_bot
+        self.info = await self.hub.db(self.hub.repo.takeover, self.game_id, seat, bot)
+        self.away_since.pop(seat, None)
+        log.info("game %s: seat %d abandoned, bot %r takes over", self.game_id, seat, bot)
+        self.hub.broadcast_table(self.info)
+
+
+BotChooser = Callable[..., Awaitable[str]]

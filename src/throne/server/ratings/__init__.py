@@ -1,0 +1,1 @@
+"""Rating systems: Glicko-2 for Leaders, OpenSkill (Plackett–Luce) for Hidden Leaders."""

@@ -1,0 +1,31 @@
+"""Hidden Leaders ratings with OpenSkill's Plackett–Luce model: the winner first, every other seat tied
+second."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from openskill.models import PlackettLuce
+
+_MODEL = PlackettLuce()
+
+
+@dataclass(frozen=True)
+class SkillRating:
+    mu: float = _MODEL.mu
+    sigma: float = _MODEL.sigma
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3.0 * self.sigma
+
+
+def rate_game(ratings: Sequence[SkillRating], winner: int) -> list[SkillRating]:
+    """New ratings of every seat (in seat order) after a game won by seat `winner`."""
+    if not 0 <= winner < len(ratings) or len(ratings) < 2:
+        raise ValueError(f"winner {winner} is not one of {len(ratings)} seats")
+    teams = [[_MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in ratings]
+    ranks = [1 if seat == winner else 2 for seat in range(len(ratings))]
+    new = _MODEL.rate(teams, ranks=ranks)
+    return [SkillRating(team[0].mu, team[0].sigma) for team in new]

@@ -1,0 +1,89 @@
+"""Applies rating updates inside the transaction that stores a rated game's last move."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from throne.server.ratings import glicko2, multiplayer
+from throne.store.repo import GameInfo, load_ratings, save_rating
+
+
+def rating_hook(info: GameInfo) -> Callable[[Session, GameInfo], None] | None:
+    """The update to run when this game finishes, or None when it does not count."""
+    if not info.rated:
+        return None
+    if any(s.kind != "human" or s.user_id is None or not s.registered for s in info.seats):
+        return None  # a bot took a seat over, or a guest sat: not rated
+    if info.game == "leaders":
+        return _rate_leaders
+    return _rate_hidden
+
+
+def _seat_users(info: GameInfo) -> list[int]:
+    return [s.user_id for s in sorted(info.seats, key=lambda s: s.seat) if s.user_id is not None]
+
+
+def glicko_of(data: dict[str, Any] | None) -> glicko2.Glicko2Rating:
+    if not data:
+        return glicko2.Glicko2Rating()
+    return glicko2.Glicko2Rating(data["rating"], data["rd"], data["volatility"])
+
+
+def skill_of(data: dict[str, Any] | None) -> multiplayer.SkillRating:
+    if not data:
+        return multiplayer.SkillRating()
+    return multiplayer.SkillRating(data["mu"], data["sigma"])
+
+
+def _rate_leaders(session: Session, info: GameInfo) -> None:
+    users = _seat_users(info)
+    if len(users) != 2 or users[0] == users[1]:
+        return
+    winner = (info.result or {}).get("winner")
+    score0 = 0.5 if winner is None else (1.0 if winner == 0 else 0.0)
+    rows = load_ratings(session, "leaders", users)
+    old = [glicko_of(rows[u].data if u in rows else None) for u in users]
+    new = glicko2.rate_game(old[0], old[1], score0)
+    for user, rating in zip(users, new, strict=True):
+        data = {"rating": rating.rating, "rd": rating.rd, "volatility": rating.volatility}
+        save_rating(
+            session, rows.get(user), user, "leaders", "glicko2", data, glicko2.leaderboard_score(rating)
+        )
+
+
+def _rate_hidden(session: Session, info: GameInfo) -> None:
+    users = _seat_users(info)
+    winner = (info.result or {}).get("winner")
+    if winner is None or len(set(users)) != len(users) or len(users) != info.players:
+        return
+    rows = load_ratings(session, "hidden-leaders", users)
+    old = [skill_of(rows[u].data if u in rows else None) for u in users]
+    new = multiplayer.rate_game(old, winner)
+    for user, rating in zip(users, new, strict=True):
+        data = {"mu": rating.mu, "sigma": rating.sigma}
+        save_rating(session, rows.get(user), user, "hidden-leaders", "openskill", data, rating.ordinal)
+
+
+def rating_json(game: str, row: Any) -> dict[str, Any] | None:
+    if row is None:
+        return None
+    if game == "leaders":
+        return {
+            "system": "glicko2",
+            "rating": row.data["rating"],
+            "rd": row.data["rd"],
+            "volatility": row.data["volatility"],
+            "games": row.games,
+            "score": row.score,
+        }
+    return {
+        "system": "openskill",
+        "mu": row.data["mu"],
+        "sigma": row.data["sigma"],
+        "ordinal": row.score,
+        "games": row.games,
+        "score": row.score,
+    }

@@ -1,0 +1,1 @@
+"""JSON routes of the API, one module per area."""

@@ -1,0 +1,236 @@
+"""Lobby and game routes: create, list, join, leave, play a bot now, moves, views, records, replays."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Query, Request, Response
+from pydantic import BaseModel, Field
+
+from throne.server.auth import current_user, hub_of, seat_token, user_or_guest
+from throne.server.errors import ApiError
+from throne.server.games import GAMES, kind_of, rebuild
+from throne.server.lobby import NewTable
+from throne.server.match import MoveRefused
+from throne.server.sessions import token_hash
+from throne.store.repo import GameInfo
+
+router = APIRouter(prefix="/api")
+STATUSES = ("open", "live", "finished", "aborted")
+MOVE_MAX = 256
+
+
+class CreateIn(BaseModel):
+    game: str = Field(max_length=32)
+    players: int = Field(default=2, ge=1, le=16)
+    options: dict[str, Any] = Field(default_factory=dict)
+    bots: dict[int, str] = Field(default_factory=dict)
+    seat: int | None = None
+    sit: bool = True
+    rated: bool = False
+    private: bool = False
+    name: str | None = Field(default=None, max_length=200)
+
+
+class PlayBotIn(BaseModel):
+    game: str = Field(max_length=32)
+    bot: str = Field(default="easy", max_length=64)
+    players: int = Field(default=2, ge=1, le=16)
+    options: dict[str, Any] = Field(default_factory=dict)
+    name: str | None = Field(default=None, max_length=200)
+
+
+class JoinIn(BaseModel):
+    seat: int | None = None
+    name: str | None = Field(default=None, max_length=200)
+    invite: str | None = Field(default=None, max_length=64)
+
+
+class MoveIn(BaseModel):
+    move: str = Field(max_length=MOVE_MAX)
+    ply: int | None = None
+
+
+async def _game(request: Request, game_id: int, invite: str | None = None) -> GameInfo:
+    hub = hub_of(request)
+    info = await hub.db(hub.repo.get_game, game_id)
+    hub.check_invite(info, invite)
+    return info
+
+
+@router.get("/games")
+async def list_games(
+    request: Request, status: str = "open,live", game: str | None = None, limit: int = Query(50, ge=1, le=200)
+) -> dict:
+    wanted = [s for s in status.split(",") if s]
+    bad = [s for s in wanted if s not in STATUSES]
+    if bad or not wanted:
+        raise ApiError(400, "bad_status", f"status must be a comma-separated subset of {', '.join(STATUSES)}")
+    if game is not None and game not in GAMES:
+        raise ApiError(400, "unknown_game_kind", f"unknown game {game!r}")
+    hub = hub_of(request)
+    user = await current_user(request)
+    games = await hub.db(hub.repo.list_games, wanted, game, limit)
+    return {"games": [hub.summary(g, user.id if user else None) for g in games]}
+
+
+@router.post("/games", status_code=201)
+async def create_game(body: CreateIn, request: Request, response: Response) -> dict:
+    hub = hub_of(request)
+    user = await user_or_guest(request, response, body.name)
+    table = NewTable(
+        body.game, body.players, body.options, dict(body.bots), body.seat, body.sit, body.rated, body.private
+    )
+    info, token, invite = await hub.create_table(user, table)
+    return {"game": hub.summary(info, user.id), "token": token, "invite": invite}
+
+
+@router.post("/play-bot", status_code=201)
+async def play_bot(body: PlayBotIn, request: Request, response: Response) -> dict:
+    hub = hub_of(request)
+    user = await user_or_guest(request, response, body.name)
+    info, token = await hub.play_bot(user, body.game, body.bot, body.players, body.options)
+    summary = hub.summary(info, user.id)
+    return {"game": summary, "token": token, "seat": (summary["you"] or {}).get("seat")}
+
+
+@router.get("/games/{game_id}")
+async def get_game(game_id: int, request: Request, invite: str | None = None) -> dict:
+    info = await _game(request, game_id, invite)
+    user = await current_user(request)
+    return {"game": hub_of(request).summary(info, user.id if user else None)}
+
+
+@router.post("/games/{game_id}/join")
+async def join(game_id: int, body: JoinIn, request: Request, response: Response) -> dict:
+    hub = hub_of(request)
+    await _game(request, game_id, body.invite)
+    user = await user_or_guest(request, response, body.name)
+    info, token, place = await hub.join(game_id, user, body.seat, body.invite)
+    summary = hub.summary(info, user.id)
+    seat = (summary["you"] or {}).get("seat", place)
+    return {"game": summary, "token": token, "seat": seat}
+
+
+@router.post("/games/{game_id}/leave")
+async def leave(game_id: int, request: Request) -> dict:
+    hub = hub_of(request)
+    info = await hub.leave(game_id, seat_token(request))
+    return {"game": hub.summary(info)}
+
+
+async def _seat_for(request: Request, game_id: int, required: bool) -> int | None:
+    """The engine seat the request acts for: its X-Seat-Token, else the session user's seat."""
+    hub = hub_of(request)
+    token = request.headers.get("x-seat-token")
+    if token:
+        seat = await hub.db(hub.repo.seat_by_token, game_id, token_hash(seat_token(request)))
+        if seat is None:
+            raise ApiError(403, "bad_token", "the seat token is not valid for this game")
+        return seat.seat
+    user = await current_user(request)
+    if user is not None:
+        info = await hub.db(hub.repo.get_game, game_id)
+        for s in info.seats:
+            if s.user_id == user.id and s.kind == "human":
+                return s.seat
+    if required:
+        raise ApiError(403, "bad_token", "this action needs the seat token (header X-Seat-Token)")
+    return None
+
+
+@router.post("/games/{game_id}/move")
+async def move(game_id: int, body: MoveIn, request: Request) -> dict:
+    hub = hub_of(request)
+    info = await hub.db(hub.repo.get_game, game_id)
+    if info.status == "open":
+        raise ApiError(409, "not_live", f"game {game_id} has not started")
+    seat = await _seat_for(request, game_id, required=True)
+    assert seat is not None
+    try:
+        ply = await hub.submit_move(game_id, seat, body.move, body.ply)
+    except MoveRefused as exc:
+        raise ApiError(409, exc.code, exc.message) from None
+    return {"ok": True, "ply": ply}
+
+
+@router.get("/games/{game_id}/view")
+async def view(game_id: int, request: Request, invite: str | None = None) -> dict:
+    hub = hub_of(request)
+    info = await hub.db(hub.repo.get_game, game_id)
+    seat = await _seat_for(request, game_id, required=False)
+    if seat is None:
+        hub.check_invite(info, invite)
+    message = await hub.current_state(game_id, seat)
+    if message is None:
+        raise ApiError(409, "not_live", f"game {game_id} is {info.status}")
+    return {
+        "seat": seat,
+        "ply": message["ply"],
+        "status": message["status"],
+        "view": message["view"],
+        "legal_moves": message["legal_moves"],
+        "to_play": message["to_play"],
+    }
+
+
+@router.get("/games/{game_id}/record")
+async def record(game_id: int, request: Request, invite: str | None = None) -> dict:
+    hub = hub_of(request)
+    info = await _game(request, game_id, invite)
+    kind = kind_of(info.game)
+    names = [s.name for s in info.seats]
+    if info.status == "finished":
+        loaded = await hub.finished_state(game_id)
+        assert loaded is not None
+        rec = dict(loaded[1].record())
+    elif info.status == "live":
+        moves = await hub.db(hub.repo.moves, game_id)
+        state = rebuild(kind, info.seed or 0, info.players, info.options, moves)
+        public = kind.public_record(state)
+        if public is None:
+            raise ApiError(
+                409, "game_live", "the record of a live Hidden Leaders game is secret until it ends"
+            )
+        rec = public
+    else:
+        raise ApiError(409, "not_live", f"game {game_id} is {info.status}; it has no moves")
+    rec.update(id=game_id, seats=names)
+    return rec
+
+
+@router.get("/games/{game_id}/replay")
+async def replay(
+    game_id: int,
+    request: Request,
+    invite: str | None = None,
+    start: int = Query(0, ge=0),
+    limit: int = Query(1000, ge=1, le=5000),
+) -> dict:
+    hub = hub_of(request)
+    info = await _game(request, game_id, invite)
+    if info.status not in ("live", "finished"):
+        raise ApiError(409, "not_live", f"game {game_id} is {info.status}; it has no moves")
+    kind = kind_of(info.game)
+    moves = await hub.db(hub.repo.moves, game_id)
+    finished = info.status == "finished"
+    state = kind.new_state(info.seed or 0, info.players, info.options)
+    steps: list[dict[str, Any]] = []
+    end = min(len(moves), start + limit - 1)
+
+    def step(ply: int, seat: int | None, mv: str | None) -> dict[str, Any]:
+        if finished:
+            return {"ply": ply, "seat": seat, "move": mv, "view": kind.reveal(state)}
+        view = kind.view(state, None)
+        last = view.get("last_move") if isinstance(view, dict) else None
+        public = last.get("move") if isinstance(last, dict) else None
+        shown = mv if kind.name == "leaders" else public
+        return {"ply": ply, "seat": seat, "move": shown if ply else None, "view": view}
+
+    if start == 0:
+        steps.append(step(0, None, None))
+    for ply, (seat, mv) in enumerate(moves[:end], start=1):
+        state.play(mv)
+        if ply >= max(start, 1):
+            steps.append(step(ply, seat, mv))
+    return {"id": game_id, "game": info.game, "status": info.status, "total": len(moves) + 1, "steps": steps}

@@ -1,0 +1,71 @@
+"""Meta, player profiles, game history and leaderboards."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Query, Request
+
+from throne.server.auth import hub_of
+from throne.server.errors import ApiError
+from throne.server.games import GAMES, KINDS, bot_names
+from throne.server.ratings_store import rating_json
+from throne.server.routes.accounts import user_json
+
+router = APIRouter(prefix="/api")
+
+
+@router.get("/health")
+async def health() -> dict:
+    return {"ok": True}
+
+
+@router.get("/meta")
+async def meta(request: Request) -> dict:
+    games: dict = {}
+    for name in GAMES:
+        entry: dict = {"players": list(KINDS[name].players), "bots": bot_names(name)}
+        if name == "hidden-leaders":
+            entry.update(variants=["full", "basic"], modules=["core", "kickstarter", "queens"])
+        games[name] = entry
+    return {"games": games, "abandon_timeout": request.app.state.settings.abandon_timeout}
+
+
+@router.get("/players/{user_id}")
+async def player(user_id: int, request: Request) -> dict:
+    hub = hub_of(request)
+    user = await hub.db(hub.repo.get_user, user_id)
+    if user is None:
+        raise ApiError(404, "unknown_player", f"no player {user_id}")
+    ratings = {g: rating_json(g, await hub.db(hub.repo.rating, user_id, g)) for g in GAMES}
+    return {"user": user_json(user), "ratings": ratings}
+
+
+@router.get("/players/{user_id}/games")
+async def history(
+    user_id: int, request: Request, limit: int = Query(50, ge=1, le=200), offset: int = Query(0, ge=0)
+) -> dict:
+    hub = hub_of(request)
+    user = await hub.db(hub.repo.get_user, user_id)
+    if user is None:
+        raise ApiError(404, "unknown_player", f"no player {user_id}")
+    rows, total = await hub.db(hub.repo.user_games, user_id, limit, offset)
+    games = []
+    for info, seat in rows:
+        if info.private:
+            continue
+        entry = hub.summary(info)
+        entry["seat"] = seat
+        games.append(entry)
+    return {"games": games, "total": total}
+
+
+@router.get("/leaderboard/{game}")
+async def leaderboard(game: str, request: Request, limit: int = Query(50, ge=1, le=200)) -> dict:
+    if game not in GAMES:
+        raise ApiError(404, "unknown_game_kind", f"unknown game {game!r}")
+    hub = hub_of(request)
+    rows = await hub.db(hub.repo.leaderboard, game, limit)
+    entries = []
+    for rank, (rating, user) in enumerate(rows, start=1):
+        entry = {"rank": rank, "user": user_json(user), **(rating_json(game, rating) or {})}
+        entries.append(entry)
+    return {"game": game, "system": "glicko2" if game == "leaders" else "openskill", "entries": entries}

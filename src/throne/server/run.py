@@ -1,0 +1,40 @@
+"""`throne serve`: the app on uvicorn, migrations first; `throne db upgrade`."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from throne.server.config import Settings
+
+
+def make_settings(
+    database: str | None, data_dir: Path | None, abandon_timeout: float | None = None
+) -> Settings:
+    settings = Settings()
+    if data_dir is not None:
+        settings.data_dir = Path(data_dir)
+    if database:
+        settings.database_url = database
+    if abandon_timeout is not None:
+        settings.abandon_timeout = abandon_timeout
+    return settings
+
+
+def serve(host: str, port: int, settings: Settings, log_level: str = "info") -> None:
+    import uvicorn
+
+    from throne.server.app import create_app
+
+    logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    app = create_app(settings)
+    uvicorn.run(
+        app, host=host, port=port, log_level=log_level, ws_max_size=64 * 1024, timeout_graceful_shutdown=5
+    )
+
+
+def db_upgrade(settings: Settings) -> str:
+    from throne.store.db import upgrade
+
+    upgrade(settings.url)
+    return settings.url

@@ -1,0 +1,209 @@
+"""The live-game WebSocket: hello (token or session), moves, pings; every error goes to its sender only."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from throne.server.conn import Conn
+from throne.server.errors import ApiError
+from throne.server.lobby import Hub
+from throne.server.match import MoveRefused
+from throne.server.sessions import COOKIE, token_hash
+from throne.store.repo import GameInfo, NotFound
+
+router = APIRouter()
+log = logging.getLogger(__name__)
+MOVE_MAX = 256
+
+
+class _Bucket:
+    """Token bucket: `rate` messages per second with bursts of `burst`."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, float(burst)
+        self.tokens, self.at = float(burst), time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
+def _error(code: str, message: str, **extra: Any) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message, **extra}
+
+
+class _Session:
+    def __init__(self, hub: Hub, ws: WebSocket, info: GameInfo) -> None:
+        self.hub, self.ws, self.info = hub, ws, info
+        settings = hub.settings
+        self.conn = Conn(ws, info.id)
+        self.bucket = _Bucket(settings.ws_rate_per_s, settings.ws_burst)
+        self.refused = 0
+        self.greeted = False
+
+    def refuse(self, code: str, message: str, **extra: Any) -> None:
+        self.refused += 1
+        self.conn.send(_error(code, message, **extra))
+        if self.refused >= self.hub.settings.ws_max_refused:
+            self.conn.close(1008)
+
+    async def handle(self, text: str) -> None:
+        try:
+            msg = json.loads(text)
+        except (json.JSONDecodeError, RecursionError):
+            self.refuse("bad_json", "the message is not valid JSON")
+            return
+        if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+            self.refuse("bad_message", 'a message is a JSON object with a string field "type"')
+            return
+        kind = msg["type"]
+        if kind == "ping":
+            self.conn.send({"type": "pong"})
+        elif kind == "hello":
+            await self.hello(msg)
+        elif kind == "move":
+            await self.move(msg)
+        else:
+            self.refuse("bad_message", f"unknown message type {kind[:32]!r}; expected hello, move or ping")
+
+    async def hello(self, msg: dict[str, Any]) -> None:
+        if self.greeted:
+            self.refuse("bad_message", "hello was already received on this connection")
+            return
+        token, invite, spectate = msg.get("token"), msg.get("invite"), msg.get("spectate", False)
+        if (
+            (token is not None and not isinstance(token, str))
+            or (invite is not None and not isinstance(invite, str))
+            or not isinstance(spectate, bool)
+        ):
+            self.refuse(
+                "bad_message", "hello takes an optional string token, string invite and boolean spectate"
+            )
+            return
+        hub = self.hub
+        info = self.info = await hub.db(hub.repo.get_game, self.info.id)
+        occupant = None
+        if token:
+            seat = (
+                None if len(token) > 128 else await hub.db(hub.repo.seat_by_token, info.id, token_hash(token))
+            )
+            if seat is None:
+                self.refuse("bad_token", "the seat token is not valid for this game")
+                return
+            occupant = seat.id
+        elif not spectate:
+            uid = self.ws.app.state.signer.load(self.ws.cookies.get(COOKIE))
+            occupant = next(
+                (s.id for s in info.seats if uid is not None and s.user_id == uid and s.kind == "human"), None
+            )
+        if occupant is None:
+            try:
+                hub.check_invite(info, invite)
+            except ApiError:
+                self.refuse("unknown_game", f"no game {info.id}")
+                return
+        self.greeted = True
+        self.conn.occupant = occupant
+        self.conn.seat = next((s.seat for s in info.seats if s.id == occupant), None)
+        user = None if occupant is None else next(s.user_id for s in info.seats if s.id == occupant)
+        hub.add_conn(self.conn)
+        self.conn.send(
+            {"type": "welcome", "game_id": info.id, "seat": self.conn.seat, "game": hub.summary(info, user)}
+        )
+        hub.broadcast_table(info)
+        state = await hub.current_state(info.id, self.conn.seat)
+        if state is not None:
+            self.conn.send(state)
+
+    async def move(self, msg: dict[str, Any]) -> None:
+        if not self.greeted:
+            self.refuse("need_hello", "send hello first")
+            return
+        move, ply = msg.get("move"), msg.get("ply")
+        if (
+            not isinstance(move, str)
+            or not move
+            or len(move) > MOVE_MAX
+            or (ply is not None and (not isinstance(ply, int) or isinstance(ply, bool)))
+        ):
+            self.refuse(
+                "bad_message",
+                f"a move message has a non-empty string move (at most {MOVE_MAX} "
+                "characters) and an optional integer ply",
+            )
+            return
+        if self.conn.seat is None:
+            self.refuse("spectator", "spectators cannot move; send hello with a seat token to play")
+            return
+        try:
+            await self.hub.submit_move(self.info.id, self.conn.seat, move, ply)
+        except MoveRefused as exc:
+            self.refuse(exc.code, exc.message, move=move[:64])
+        except ApiError as exc:
+            self.refuse(exc.code, exc.message, move=move[:64])
+
+
+@router.websocket("/ws/games/{game_id}")
+async def game_socket(ws: WebSocket, game_id: int) -> None:
+    hub: Hub = ws.app.state.hub
+    await ws.accept()
+    try:
+        info = await hub.db(hub.repo.get_game, game_id)
+    except NotFound:
+        await ws.send_json(_error("unknown_game", f"no game {game_id}"))
+        await ws.close(4404)
+        return
+    session = _Session(hub, ws, info)
+    settings = hub.settings
+    try:
+        while not session.conn.closed:
+            timeout = None if session.greeted else settings.hello_timeout
+            try:
+                frame = await asyncio.wait_for(ws.receive(), timeout)
+            except TimeoutError:
+                session.conn.send(_error("need_hello", "no hello received in time"))
+                break
+            if frame["type"] == "websocket.disconnect":
+                break
+            text = frame.get("text")
+            data = frame.get("bytes")
+            if text is None:
+                if data is not None and len(data) > settings.max_ws_message_bytes:
+                    session.refuse("too_large", f"messages are at most {settings.max_ws_message_bytes} bytes")
+                else:
+                    session.refuse("bad_message", "messages are JSON text frames")
+                continue
+            if (
+                len(text) > settings.max_ws_message_bytes
+                or len(text.encode("utf-8")) > settings.max_ws_message_bytes
+            ):
+                session.refuse("too_large", f"messages are at most {settings.max_ws_message_bytes} bytes")
+                continue
+            if not session.bucket.take():
+                session.refuse("rate_limited", f"at most {settings.ws_rate_per_s:g} messages per second")
+                continue
+            await session.handle(text)
+    except WebSocketDisconnect:
+        pass
+    except RuntimeError:  # the socket went away while we were reading
+        pass
+    finally:
+        hub.remove_conn(session.conn)
+        if session.greeted:
+            with contextlib.suppress(Exception):  # the hub may be shutting down
+                hub.broadcast_table(await hub.db(hub.repo.get_game, game_id))
+        await session.conn.drain_and_stop()
+        if not session.conn.closed:
+            session.conn.close()

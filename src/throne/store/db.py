@@ -1,0 +1,72 @@
+"""Engine creation (SQLite in WAL mode by default, PostgreSQL by URL) and Alembic migrations."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.orm import Session, sessionmaker
+
+
+def default_sqlite_url(data_dir: str | Path) -> str:
+    path = Path(data_dir).resolve()
+    path.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{path / 'throne.sqlite3'}"
+
+
+def _sqlite_pragmas(dbapi_conn, _record) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    # NORMAL in WAL mode survives a killed process (only an OS crash could lose the last commits).
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute("PRAGMA busy_timeout=10000")
+    cur.close()
+
+
+def make_engine(url: str) -> Engine:
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False})
+        event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
+
+
+def alembic_config(url: str) -> Config:
+    ini = resources.files("throne.store").joinpath("alembic.ini")
+    cfg = Config(str(ini))
+    cfg.set_main_option("script_location", str(resources.files("throne.store").joinpath("migrations")))
+    cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    return cfg
+
+
+def upgrade(url: str, engine: Engine | None = None) -> None:
+    """Runs every migration up to head (idempotent)."""
+    own = engine is None
+    eng = engine or make_engine(url)
+    try:
+        with eng.begin() as conn:
+            cfg = alembic_config(url)
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "head")
+    finally:
+        if own:
+            eng.dispose()
+
+
+class Database:
+    """One engine plus a session factory; `upgrade()` brings the schema to the latest revision."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+        self.sessions: sessionmaker[Session] = sessionmaker(self.engine, expire_on_commit=False)
+
+    def upgrade(self) -> None:
+        upgrade(self.url, self.engine)
+
+    def dispose(self) -> None:
+        self.engine.dispose()

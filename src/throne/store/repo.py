@@ -1,0 +1,456 @@
+"""Repository: every read and write the server makes, each one a short transaction.
+
+Methods are synchronous; the server runs them on a dedicated thread so the event loop never waits on the disk.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from throne.store.db import Database
+from throne.store.models import Game, Move, Rating, Seat, User, utcnow
+
+
+class StoreError(ValueError):
+    """A request the store refuses; `code` is the API error code."""
+
+    code = "store_error"
+    status = 400
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class NotFound(StoreError):
+    code = "not_found"
+    status = 404
+
+
+class Conflict(StoreError):
+    code = "conflict"
+    status = 409
+
+
+class UsernameTaken(Conflict):
+    code = "username_taken"
+
+
+class TableFull(Conflict):
+    code = "table_full"
+
+
+class SeatTaken(Conflict):
+    code = "seat_taken"
+
+
+class NotOpen(Conflict):
+    code = "not_open"
+
+
+class StalePly(Conflict):
+    code = "stale"
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    seat: int
+    kind: str  # "human" or "bot"
+    name: str
+    user_id: int | None = None
+    bot: str | None = None
+    token_hash: str | None = None
+
+
+@dataclass
+class SeatInfo:
+    id: int
+    seat: int
+    kind: str
+    name: str
+    user_id: int | None
+    bot: str | None
+    takeover: bool
+    registered: bool = False
+
+
+@dataclass
+class GameInfo:
+    id: int
+    game: str
+    status: str
+    players: int
+    options: dict[str, Any]
+    rated: bool
+    private: bool
+    invite: str | None
+    seed: int | None
+    ply: int
+    result: dict[str, Any] | None
+    creator_id: int | None
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    seats: list[SeatInfo] = field(default_factory=list)
+
+    def seat(self, n: int) -> SeatInfo | None:
+        return next((s for s in self.seats if s.seat == n), None)
+
+
+def as_utc(ts: datetime | None) -> datetime | None:
+    """SQLite hands back naive datetimes; every stored time is UTC."""
+    if ts is None:
+        return None
+    return ts if ts.tzinfo else ts.replace(tzinfo=UTC)
+
+
+def _info(session: Session, game: Game) -> GameInfo:
+    rows = session.execute(
+        select(Seat, User.username).outerjoin(User, User.id == Seat.user_id).where(Seat.game_id == game.id)
+    ).all()
+    seats = [
+        SeatInfo(s.id, s.seat, s.kind, s.name, s.user_id, s.bot, s.takeover, registered=username is not None)
+        for s, username in rows
+    ]
+    seats.sort(key=lambda s: s.seat)
+    return GameInfo(
+        game.id,
+        game.game,
+        game.status,
+        game.players,
+        dict(game.options or {}),
+        game.rated,
+        game.private,
+        game.invite,
+        game.seed,
+        game.ply,
+        game.result,
+        game.creator_id,
+        as_utc(game.created_at),
+        as_utc(game.started_at),
+        as_utc(game.finished_at),
+        seats,
+    )
+
+
+RateHook = Callable[[Session, GameInfo], None]
+
+
+class Repo:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    # ---- users -------------------------------------------------------------------------------------------
+    def create_user(self, name: str, username: str | None = None, password_hash: str | None = None) -> User:
+        with self.db.sessions.begin() as s:
+            if username is not None:
+                taken = s.scalar(select(User.id).where(func.lower(User.username) == username.lower()))
+                if taken is not None:
+                    raise UsernameTaken(f"the username {username!r} is taken")
+            user = User(name=name, username=username, password_hash=password_hash, created_at=utcnow())
+            s.add(user)
+            try:
+                s.flush()
+            except IntegrityError as exc:
+                raise UsernameTaken(f"the username {username!r} is taken") from exc
+            return user
+
+    def get_user(self, user_id: int) -> User | None:
+        with self.db.sessions() as s:
+            return s.get(User, user_id)
+
+    def user_by_username(self, username: str) -> User | None:
+        with self.db.sessions() as s:
+            return s.scalar(select(User).where(func.lower(User.username) == username.lower()))
+
+    def set_password_hash(self, user_id: int, password_hash: str) -> None:
+        with self.db.sessions.begin() as s:
+            s.execute(update(User).where(User.id == user_id).values(password_hash=password_hash))
+
+    # ---- games and seats ---------------------------------------------------------------------------------
+    def create_game(
+        self,
+        *,
+        game: str,
+        players: int,
+        options: dict[str, Any],
+        rated: bool,
+        private: bool,
+        invite: str | None,
+        creator_id: int | None,
+        seats: Iterable[SeatSpec],
+    ) -> GameInfo:
+        with self.db.sessions.begin() as s:
+            row = Game(
+                game=game,
+                status="open",
+                players=players,
+                options=options,
+                rated=rated,
+                private=private,
+                invite=invite,
+                ply=0,
+                creator_id=creator_id,
+                created_at=utcnow(),
+            )
+            s.add(row)
+            s.flush()
+            for spec in seats:
+                if not 0 <= spec.seat < players:
+                    raise StoreError(f"seat {spec.seat} does not exist in a {players}-player game")
+                s.add(
+                    Seat(
+                        game_id=row.id,
+                        seat=spec.seat,
+                        kind=spec.kind,
+                        user_id=spec.user_id,
+                        name=spec.name,
+                        bot=spec.bot,
+                        token_hash=spec.token_hash,
+                        takeover=False,
+                    )
+                )
+            s.flush()
+            return _info(s, row)
+
+    def get_game(self, game_id: int) -> GameInfo:
+        with self.db.sessions() as s:
+            row = s.get(Game, game_id)
+            if row is None:
+                raise NotFound(f"no game {game_id}")
+            return _info(s, row)
+
+    def list_games(
+        self, statuses: Sequence[str], game: str | None = None, limit: int = 50, include_private: bool = False
+    ) -> list[GameInfo]:
+        with self.db.sessions() as s:
+            q = select(Game).where(Game.status.in_(list(statuses)))
+            if game:
+                q = q.where(Game.game == game)
+            if not include_private:
+                q = q.where(Game.private.is_(False))
+            q = q.order_by(Game.id.desc()).limit(limit)
+            return [_info(s, g) for g in s.scalars(q).all()]
+
+    def games_with_status(self, status: str) -> list[int]:
+        with self.db.sessions() as s:
+            return list(s.scalars(select(Game.id).where(Game.status == status).order_by(Game.id)).all())
+
+    def join_seat(
+        self, game_id: int, seat: int | None, *, user_id: int, name: str, token_hash: str
+    ) -> tuple[GameInfo, int]:
+        """Takes a free table place (the lowest when `seat` is None); returns the game and the place."""
+        with self.db.sessions.begin() as s:
+            row = s.get(Game, game_id, with_for_update=True)
+            if row is None:
+                raise NotFound(f"no game {game_id}")
+            if row.status != "open":
+                raise NotOpen(f"game {game_id} is {row.status}, seats can no longer be taken")
+            taken = set(s.scalars(select(Seat.seat).where(Seat.game_id == game_id)).all())
+            free = [n for n in range(row.players) if n not in taken]
+            if not free:
+                raise TableFull(f"every seat of game {game_id} is taken")
+            if seat is None:
+                seat = free[0]
+            elif not 0 <= seat < row.players:
+                raise StoreError(f"seat {seat} does not exist in a {row.players}-player game")
+            elif seat in taken:
+                raise SeatTaken(f"seat {seat} of game {game_id} is taken")
+            s.add(
+                Seat(
+                    game_id=game_id,
+                    seat=seat,
+                    kind="human",
+                    user_id=user_id,
+                    name=name,
+                    bot=None,
+                    token_hash=token_hash,
+                    takeover=False,
+                )
+            )
+            try:
+                s.flush()
+            except IntegrityError as exc:
+                raise SeatTaken(f"seat {seat} of game {game_id} is taken") from exc
+            return _info(s, row), seat
+
+    def leave_seat(self, game_id: int, token_hash: str) -> GameInfo:
+        with self.db.sessions.begin() as s:
+            row = s.get(Game, game_id, with_for_update=True)
+            if row is None:
+                raise NotFound(f"no game {game_id}")
+            if row.status != "open":
+                raise NotOpen(f"game {game_id} is {row.status}; only an open table can be left")
+            seat = s.scalar(select(Seat).where(Seat.game_id == game_id, Seat.token_hash == token_hash))
+            if seat is None:
+                raise StoreError("the seat token does not belong to this game")
+            s.delete(seat)
+            s.flush()
+            humans = s.scalar(select(func.count()).where(Seat.game_id == game_id, Seat.kind == "human"))
+            if not humans:
+                row.status = "aborted"
+                row.finished_at = utcnow()
+            return _info(s, row)
+
+    def seat_by_token(self, game_id: int, token_hash: str) -> SeatInfo | None:
+        with self.db.sessions() as s:
+            row = s.scalar(select(Seat).where(Seat.game_id == game_id, Seat.token_hash == token_hash))
+            if row is None:
+                return None
+            return SeatInfo(row.id, row.seat, row.kind, row.name, row.user_id, row.bot, row.takeover)
+
+    def start_game(self, game_id: int, seed: int, order: Sequence[int]) -> GameInfo:
+        """Marks an open, full table live: `order[i]` is the table place that becomes engine seat i."""
+        with self.db.sessions.begin() as s:
+            row = s.get(Game, game_id, with_for_update=True)
+            if row is None:
+                raise NotFound(f"no game {game_id}")
+            if row.status != "open":
+                raise NotOpen(f"game {game_id} is {row.status}")
+            seats = {x.seat: x for x in s.scalars(select(Seat).where(Seat.game_id == game_id)).all()}
+            if sorted(seats) != list(range(row.players)) or sorted(order) != list(range(row.players)):
+                raise Conflict(f"game {game_id} is not full")
+            for x in seats.values():  # two steps keep (game, seat) unique at every flush
+                x.seat = -1 - x.seat
+            s.flush()
+            for engine_seat, place in enumerate(order):
+                seats[place].seat = engine_seat
+            row.status, row.seed, row.started_at, row.ply = "live", seed, utcnow(), 0
+            s.flush()
+            return _info(s, row)
+
+    def append_move(
+        self,
+        game_id: int,
+        ply: int,
+        seat: int,
+        move: str,
+        result: dict[str, Any] | None = None,
+        rate: RateHook | None = None,
+    ) -> None:
+        """Appends move number `ply` (0-based) and, when `result` is given, finishes the game — atomically.
+
+        Raises StalePly when the log does not hold exactly `ply` moves: nothing is duplicated or skipped.
+        """
+        with self.db.sessions.begin() as s:
+            done = s.execute(
+                update(Game)
+                .where(Game.id == game_id, Game.status == "live", Game.ply == ply)
+                .values(ply=ply + 1)
+            )
+            if done.rowcount != 1:
+                raise StalePly(f"game {game_id} is not live at ply {ply}")
+            s.add(Move(game_id=game_id, ply=ply, seat=seat, move=move, created_at=utcnow()))
+            if result is not None:
+                s.execute(
+                    update(Game)
+                    .where(Game.id == game_id)
+                    .values(status="finished", result=result, finished_at=utcnow())
+                )
+                if rate is not None:
+                    s.flush()
+                    rate(s, _info(s, s.get(Game, game_id)))
+
+    def moves(self, game_id: int) -> list[tuple[int, str]]:
+        with self.db.sessions() as s:
+            rows = s.execute(
+                select(Move.seat, Move.move).where(Move.game_id == game_id).order_by(Move.ply)
+            ).all()
+            return [(seat, move) for seat, move in rows]
+
+    def takeover(self, game_id: int, seat: int, bot: str) -> GameInfo:
+        with self.db.sessions.begin() as s:
+            row = s.scalar(select(Seat).where(Seat.game_id == game_id, Seat.seat == seat))
+            if row is None or row.kind != "human":
+                raise Conflict(f"seat {seat} of game {game_id} is not a human seat")
+            row.kind, row.bot, row.takeover = "bot", bot, True
+            s.flush()
+            return _info(s, s.get(Game, game_id))
+
+    def user_games(
+        self, user_id: int, limit: int = 50, offset: int = 0
+    ) -> tuple[list[tuple[GameInfo, int]], int]:
+        with self.db.sessions() as s:
+            base = (
+                select(Game, Seat.seat)
+                .join(Seat, Seat.game_id == Game.id)
+                .where(Seat.user_id == user_id, Game.status.in_(["live", "finished"]))
+            )
+            total = s.scalar(select(func.count()).select_from(base.subquery())) or 0
+            rows = s.execute(base.order_by(Game.id.desc()).limit(limit).offset(offset)).all()
+            return [(_info(s, g), seat) for g, seat in rows], total
+
+    # ---- ratings -----------------------------------------------------------------------------------------
+    def rating(self, user_id: int, game: str) -> Rating | None:
+        with self.db.sessions() as s:
+            return s.get(Rating, (user_id, game))
+
+    def leaderboard(self, game: str, limit: int = 50) -> list[tuple[Rating, User]]:
+        with self.db.sessions() as s:
+            rows = s.execute(
+                select(Rating, User)
+                .join(User, User.id == Rating.user_id)
+                .where(Rating.game == game, Rating.games > 0)
+                .order_by(Rating.score.desc(), Rating.user_id)
+                .limit(limit)
+            ).all()
+            return [(r, u) for r, u in rows]
+
+
+def load_ratings(session: Session, game: str, user_ids: Sequence[int]) -> dict[int, Rating]:
+    rows = session.scalars(
+        select(Rating).where(Rating.game == game, Rating.user_id.in_(list(user_ids)))
+    ).all()
+    return {r.user_id: r for r in rows}
+
+
+def save_rating(
+    session: Session,
+    existing: Rating | None,
+    user_id: int,
+    game: str,
+    system: str,
+    data: dict[str, Any],
+    score: float,
+) -> None:
+    if existing is None:
+        session.add(
+            Rating(
+                user_id=user_id,
+                game=game,
+                system=system,
+                data=data,
+                score=score,
+                games=1,
+                updated_at=utcnow(),
+            )
+        )
+    else:
+        existing.data, existing.score, existing.games = data, score, existing.games + 1
+        existing.updated_at = utcnow()
+
+
+__all__ = [
+    "Conflict",
+    "GameInfo",
+    "NotFound",
+    "NotOpen",
+    "Repo",
+    "SeatInfo",
+    "SeatSpec",
+    "SeatTaken",
+    "StalePly",
+    "StoreError",
+    "TableFull",
+    "UsernameTaken",
+    "as_utc",
+    "load_ratings",
+    "save_rating",
+]
