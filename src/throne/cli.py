@@ -207,6 +207,40 @@ def selfplay(
     typer.echo(f"wrote {meta['rows']} decisions of {games} games to {out / meta['files']['trajectories']}")
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    database: Annotated[
+        str | None, typer.Option(help="Database URL (default: SQLite in --data-dir; THRONE_DATABASE_URL).")
+    ] = None,
+    data_dir: Annotated[Path | None, typer.Option(help="Data directory (default ./data).")] = None,
+    abandon_timeout: Annotated[
+        float | None, typer.Option(help="Seconds before a bot takes over a vanished player's seat.")
+    ] = None,
+) -> None:
+    """Run the web app and game server (migrations run first)."""
+    from throne.server import run
+
+    run.serve(host, port, run.make_settings(database, data_dir, abandon_timeout))
+
+
+db_app = typer.Typer(help="Database maintenance.", no_args_is_help=True)
+app.add_typer(db_app, name="db")
+
+
+@db_app.command("upgrade")
+def db_upgrade(
+    database: Annotated[str | None, typer.Option(help="Database URL (default: SQLite, --data-dir).")] = None,
+    data_dir: Annotated[Path | None, typer.Option(help="Data directory (default ./data).")] = None,
+) -> None:
+    """Apply every database migration."""
+    from throne.server import run
+
+    url = run.db_upgrade(run.make_settings(database, data_dir))
+    typer.echo(f"database at head: {url.split('@')[-1]}")
+
+
 def main() -> None:
     app()
 
