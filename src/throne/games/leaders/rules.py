@@ -50,7 +50,20 @@ def lost(board: list[int], lcell: int, side: int) -> int:
 class _Ctx:
     """Per-call data for generating one side's moves."""
 
-    __slots__ = ("alts", "board", "check", "jail", "lc", "loc", "near", "out", "p_side", "prot", "protect")
+    __slots__ = (
+        "adj",
+        "alts",
+        "board",
+        "check",
+        "jail",
+        "lc",
+        "loc",
+        "near",
+        "out",
+        "p_side",
+        "prot",
+        "protect",
+    )
 
     def __init__(
         self, st: State, out: list[int], alts: set[int] | None, check: bool, jail: bool, protect: bool
@@ -60,6 +73,7 @@ class _Ctx:
         self.p_side = side = st.turn
         self.lc = st.loc[side]
         self.near = NEAR2[self.lc]
+        self.adj = ADJACENT[self.lc]
         self.out = out
         self.alts = alts
         self.check = check
@@ -92,7 +106,7 @@ def _path_ok(ctx: _Ctx, p: int, f: int, t: int) -> bool:
         board[t] = -1
         board[f] = p
         return not bad
-    if not (ctx.near[t] or ctx.near[f]):
+    if not ctx.adj[t]:  # an own piece can only harm by filling the Leader's last free neighbour
         return True
     board[f] = -1
     board[t] = p
@@ -106,14 +120,16 @@ def _moves_ok(ctx: _Ctx, moves: tuple[tuple[int, int, int], ...]) -> bool:
     """Is the simultaneous relocation (pid, from, to)... safe for the own Leader?"""
     if not ctx.check:
         return True
-    board, side, near = ctx.board, ctx.p_side, ctx.near
+    board, side, near, adj = ctx.board, ctx.p_side, ctx.near, ctx.adj
     lc = ctx.lc
     relevant = False
-    for p, f, t in moves:
+    # Vacating a cell never makes a Leader lost; only where pieces land matters: an own piece next to
+    # the Leader (surround), an enemy piece within 2 (capture, the Archer's reach).
+    for p, _f, t in moves:
         if p == side:
             lc = t
             relevant = True
-        elif near[f] or near[t]:
+        elif adj[t] if (p & 1) == side else near[t]:
             relevant = True
     if not relevant:
         return True
@@ -130,11 +146,22 @@ def _moves_ok(ctx: _Ctx, moves: tuple[tuple[int, int, int], ...]) -> bool:
 
 
 def _steps(ctx: _Ctx, p: int, f: int, seen: dict[int, bool]) -> None:
+    """Basic steps; always generated first for a piece, so ``seen`` starts empty."""
     board = ctx.board
     row = PATH2[f]
+    out = ctx.out
+    if p == ctx.p_side:
+        for n in NEIGHBOURS[f]:
+            if board[n] < 0:
+                _emit(ctx, seen, n, row[n], _path_ok(ctx, p, f, n))
+        return
+    adj = ctx.adj
     for n in NEIGHBOURS[f]:
         if board[n] < 0:
-            _emit(ctx, seen, n, row[n], _path_ok(ctx, p, f, n))
+            ok = _path_ok(ctx, p, f, n) if adj[n] else True
+            seen[n] = ok
+            if ok:
+                out.append(row[n])
 
 
 def _leader(ctx: _Ctx, st: State, p: int, f: int) -> None:
