@@ -42,7 +42,7 @@ def build(spec: dict[str, Any]) -> State:
     st.hands = [cards(spec.get("hands", {}).get(p)) for p in range(n)]
     st.parties = [party(spec.get("parties", {}).get(p, "")) for p in range(n)]
     tav = [None if c == "-" else c for c in cards(spec.get("tavern"))]
-    st.tavern = (tav + [None, None, None])[:3]
+    st.tavern = [*tav, None, None, None][:3]
     st.harbor = cards(spec.get("harbor"))
     st.wilderness = cards(spec.get("wilderness"))
     st.graveyard = cards(spec.get("graveyard"))
