@@ -65,9 +65,8 @@ class Contexts:
         self.errors: list[str] = []
 
     def page(self, *, lang: str = "en", viewport: dict | None = None) -> Page:
-        context = self.browser.new_context(
-            base_url=self.base, viewport=viewport or DESKTOP, locale={"en": "en-US", "fa": "fa-IR", "ja": "ja-JP"}[lang]
-        )
+        locale = {"en": "en-US", "fa": "fa-IR", "ja": "ja-JP"}[lang]
+        context = self.browser.new_context(base_url=self.base, viewport=viewport or DESKTOP, locale=locale)
         context.set_default_timeout(20_000)
         self.opened.append(context)
         page = context.new_page()

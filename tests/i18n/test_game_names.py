@@ -28,10 +28,11 @@ def test_every_engine_name_has_a_text(lang: str) -> None:
 def test_catalogue_names_only_real_cards_and_pieces() -> None:
     """No stale entries: every card/piece key of the catalogue names something the engines know."""
     known = {f"hl.card.{card}" for card in CARDS} | {f"leaders.piece.{code}" for code in CODES}
-    keys = {key.rsplit(".", 1)[0] for key in i18n.catalog("en") if key.startswith(("hl.card.", "leaders.piece."))}
+    prefixes = ("hl.card.", "leaders.piece.")
+    keys = {key.rsplit(".", 1)[0] for key in i18n.catalog("en") if key.startswith(prefixes)}
     assert sorted(keys - known) == []
 
 
 def test_english_card_names_match_the_engine() -> None:
-    differ = {card.id: card.name for card in CARDS.values() if i18n.t("en", f"hl.card.{card.id}.name") != card.name}
+    differ = {c.id: c.name for c in CARDS.values() if i18n.t("en", f"hl.card.{c.id}.name") != c.name}
     assert differ == {}

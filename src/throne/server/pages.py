@@ -41,9 +41,7 @@ def _hidden_leaders_data() -> dict[str, Any]:
 
     return {
         "cards": {card.id: card.faction for card in CARDS.values()},
-        "leaders": {
-            leader.id: {"number": leader.number, "factions": list(leader.factions)} for leader in LEADERS.values()
-        },
+        "leaders": {x.id: {"number": x.number, "factions": list(x.factions)} for x in LEADERS.values()},
         "factions": list(FACTIONS),
     }
 
@@ -78,9 +76,7 @@ async def home(request: Request) -> HTMLResponse:
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)
 async def table(request: Request, game_id: int) -> HTMLResponse:
-    return await _render(
-        request, "table.html", game_id=game_id, hl_data=_script_json(_hidden_leaders_data())
-    )
+    return await _render(request, "table.html", game_id=game_id, hl_data=_script_json(_hidden_leaders_data()))
 
 
 @router.get("/games/{game_id}/replay", response_class=HTMLResponse)

@@ -79,6 +79,10 @@ export function moveLabel(move, names) {
     return `${t("ui.hl.discard")}: ${m[1].split(" ").map(card).join(", ")}`;
   }
   if (move === "pass") return t("ui.hl.pass");
+  // Public forms of secret moves (the log never names hidden cards).
+  if (move === "setup") return t("ui.hl.log.setup");
+  if ((m = /^discard (\d+) cards?$/.exec(move))) return t("ui.hl.log.discard_n", { n: m[1] });
+  if (/^\S+ card$/.test(move)) return t("ui.hl.log.secret_pick");
   if (move === "skip") return t("ui.hl.skip");
   if (move === "draw harbor") return t("ui.hl.draw_harbor");
   if ((m = /^draw tavern (\S+)$/.exec(move))) return t("ui.hl.draw_tavern", { card: card(m[1]) });
@@ -280,6 +284,10 @@ export class HiddenTable {
     const about = decision.card ? ` (${cardName(decision.card)})` : "";
     prompt.textContent = t(kindKey) + about;
     prompt.dataset.kind = decision.kind;
+    const pending = view.pending_cards || [];
+    if (pending.length) {
+      options.append(h("div", { class: "cards", id: "pending-cards" }, ...pending.map((c) => (typeof c === "string" ? c : c && c.card)).filter(Boolean).map((c) => cardEl(c, { pick: `pick ${c}` }))));
+    }
     if (this.legal.some((m) => m.startsWith("keep "))) {
       options.append(this.setupPicker());
       return;
@@ -360,7 +368,7 @@ export class HiddenTable {
           "tr",
           { "data-seat": rowSeat },
           h("td", { text: seatLabel(this.names, rowSeat) + (rowSeat === this.seat ? ` (${t("ui.table.you")})` : "") }),
-          h("td", { "data-leader": row.leader, text: leaderName(row.leader) }),
+          h("td", { "data-leader": row.leader, text: `${leaderName(row.leader)} (${(row.factions || []).map(factionName).join(", ")})` }),
           h("td", { text: t(row.aligned ? "ui.hl.yes" : "ui.hl.no") }),
           h("td", { text: String(row.faction_heroes ?? "—") }),
           h("td", { text: String(row.total_heroes ?? "—") }),
@@ -394,7 +402,8 @@ export function tiebreakOf(scores, winner) {
   const named = scores.find((row) => row.tiebreak || row.decided_by);
   if (named) {
     const word = String(named.tiebreak || named.decided_by);
-    for (const key of ["none", "only", "most", "fewest", "rank"]) if (word.includes(key)) return key;
+    const known = { "only-aligned": "only", "most-faction-heroes": "most", "fewest-heroes": "fewest", "higher-leader-number": "rank" };
+    if (known[word]) return known[word];
   }
   const aligned = scores.filter((row) => row.aligned);
   if (aligned.length === 0 || winner === null || winner === undefined) return "none";

@@ -77,7 +77,7 @@ async function main() {
   await loadCatalog(document.documentElement.lang);
   try {
     game = (await api(`/api/games/${gameId}`)).game;
-    names = game.seats.map((s) => (s.kind === "bot" ? t("ui.lobby.bot", { level: s.bot || s.name }) : s.name || "?"));
+    names = game.seats.map((s) => (s.kind === "bot" ? t("ui.table.bot_seat", { n: s.seat, level: s.bot || s.name }) : s.name || "?"));
     const data = await api(`/api/games/${gameId}/replay?start=0&limit=1000`);
     steps = data.steps || [];
     result = game.result;

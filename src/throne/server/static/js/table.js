@@ -23,7 +23,7 @@ function seatNames() {
   return (summary ? summary.seats : []).map((s) => {
     if (s.kind === "open") return t("ui.lobby.open_seat");
     if (s.kind === "bot" && s.takeover) return t("ui.table.bot_takeover", { name: s.name });
-    if (s.kind === "bot") return t("ui.lobby.bot", { level: s.bot || s.name });
+    if (s.kind === "bot") return t("ui.table.bot_seat", { n: s.seat, level: s.bot || s.name });
     return s.name;
   });
 }
@@ -98,8 +98,15 @@ function publicMove(step) {
   return step.view && step.view.last_move && step.view.last_move.move ? step.view.last_move.move : step.move;
 }
 
+function setSeat(value) {
+  seat = value ?? null;
+  root.dataset.seat = seat === null ? "" : String(seat);
+  if (controller) controller.setSeat(seat);
+}
+
 function onState(msg) {
   ensureController();
+  if (msg.seat !== undefined) setSeat(msg.seat);
   const previous = ply;
   ply = msg.ply;
   if (summary) {
@@ -123,11 +130,9 @@ function onState(msg) {
 
 function onMessage(msg) {
   if (msg.type === "welcome") {
-    seat = msg.seat ?? null;
-    root.dataset.seat = seat === null ? "" : String(seat);
     summary = msg.game || summary;
     ensureController();
-    if (controller) controller.setSeat(seat);
+    setSeat(msg.seat);
     renderSeats();
   } else if (msg.type === "table") {
     summary = msg.game;

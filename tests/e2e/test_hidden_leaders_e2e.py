@@ -1,0 +1,94 @@
+"""A whole 4-player Hidden Leaders game against three bots, played by clicks only, watched by a spectator who
+never sees a hand or a face-down hero; screenshots of the table in English, Persian and Japanese."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.conftest import PHONE, Contexts, screenshot
+from tests.e2e.drivers import HiddenClicker
+
+pytestmark = pytest.mark.e2e
+MAX_DECISIONS = 400
+
+
+def start_hidden_vs_bots(page: Page) -> None:
+    page.goto("/")
+    page.select_option("#quick-level", "random")
+    page.click("#play-bot-hidden")
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    expect(page.locator("#net-status")).to_have_attribute("data-state", "online")
+    expect(page.locator("#power-track .space")).to_have_count(12)
+
+
+def secrets_of(page: Page) -> set[str]:
+    """Cards only this player may know: its hand and its face-down heroes."""
+    cards = page.eval_on_selector_all(
+        "#my-hand [data-card], #parties .down-own[data-card]", "es => es.map(e => e.dataset.card)"
+    )
+    return set(cards)
+
+
+def assert_spectator_sees_no_secret(spectator: Page, secrets: set[str]) -> None:
+    shown = set(spectator.eval_on_selector_all("#hidden-ui [data-card]", "es => es.map(e => e.dataset.card)"))
+    assert shown & secrets == set()
+    assert spectator.locator("#hidden-ui .down-own").count() == 0
+    assert spectator.locator("#my-hand [data-card]").count() == 0
+    expect(spectator.locator("#mine-panel")).to_be_hidden()
+    # Every face-down hero is a card back for the spectator.
+    downs = spectator.locator("#parties .hl-card.back").count()
+    assert downs >= 1
+
+
+def test_whole_hidden_leaders_game_against_bots_with_a_spectator(contexts: Contexts) -> None:
+    page = contexts.page()
+    start_hidden_vs_bots(page)
+    expect(page.locator("#my-leader .leader-name")).not_to_have_text("?")
+    expect(page.locator("#my-leader .faction-chip")).to_have_count(2)
+    spectator = contexts.page()
+    spectator.goto(page.url)
+    expect(spectator.locator("#table-root")).to_have_attribute("data-seat", "")
+    player = HiddenClicker(page)
+    decisions = 0
+    while player.decide():
+        decisions += 1
+        assert decisions < MAX_DECISIONS, "the game did not end"
+        if decisions % 6 == 1:
+            spectator.wait_for_function(
+                "(p) => Number(document.querySelector('#table-root').dataset.ply) >= p",
+                arg=int(page.get_attribute("#table-root", "data-ply")),
+            )
+            assert_spectator_sees_no_secret(spectator, secrets_of(page))
+        if decisions == 4:
+            page.wait_for_function("() => document.querySelector('#table-root').dataset.myTurn === 'true'")
+            screenshot(page, "hidden-leaders-en")
+            for lang in ("fa", "ja"):
+                page.click(f'.lang-switch a[data-lang="{lang}"]')
+                expect(page.locator("html")).to_have_attribute("lang", lang)
+                expect(page.locator("#decision")).to_be_visible()
+                expect(page.locator("#log li").first).to_be_visible()
+                screenshot(page, f"hidden-leaders-{lang}")
+            page.click('.lang-switch a[data-lang="en"]')
+            expect(page.locator("#decision")).to_be_visible()
+    scores = page.locator("#scores tr")
+    expect(scores).to_have_count(4)
+    leaders = page.eval_on_selector_all("#scores td[data-leader]", "tds => tds.map(td => td.dataset.leader)")
+    assert len(set(leaders)) == 4 and all(leaders)
+    expect(page.locator("#tiebreak")).to_contain_text("How the winner was decided")
+    expect(page.locator("#result")).to_be_visible()
+    # Once over, everything is revealed to everyone: the spectator sees the same leaders.
+    spectator.reload()
+    expect(spectator.locator("#scores tr")).to_have_count(4)
+    assert (
+        spectator.eval_on_selector_all("#scores td[data-leader]", "tds => tds.map(td => td.dataset.leader)")
+        == leaders
+    )
+    page.set_viewport_size(PHONE)
+    screenshot(page, "hidden-leaders-en-phone-end")
+    page.click("#replay-link")
+    expect(page.locator("#replay-step")).to_contain_text("of")
+    page.click("#replay-prev")
+    expect(page.locator("#power-track .space")).to_have_count(12)
