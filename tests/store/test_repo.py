@@ -1,0 +1,209 @@
+"""The repository on SQLite and PostgreSQL: users, tables, seats, the append-only move log, ratings."""
+
+from __future__ import annotations
+
+import pytest
+import sqlalchemy as sa
+
+from throne.store import Database, Repo
+from throne.store.repo import (
+    NotFound,
+    NotOpen,
+    SeatSpec,
+    SeatTaken,
+    StalePly,
+    StoreError,
+    TableFull,
+    UsernameTaken,
+    load_ratings,
+    save_rating,
+)
+
+
+def _table(repo: Repo, players: int = 4, bots: dict[int, str] | None = None, **kw) -> int:
+    creator = repo.create_user("Creator")
+    seats = [SeatSpec(seat=p, kind="bot", name=b, bot=b) for p, b in (bots or {}).items()]
+    info = repo.create_game(
+        game="hidden-leaders",
+        players=players,
+        options={"variant": "full"},
+        rated=False,
+        private=False,
+        invite=None,
+        creator_id=creator.id,
+        seats=seats,
+        **kw,
+    )
+    return info.id
+
+
+def _fill(repo: Repo, game_id: int, n: int) -> list[int]:
+    places = []
+    for i in range(n):
+        user = repo.create_user(f"P{i}")
+        _, place = repo.join_seat(
+            game_id, None, user_id=user.id, name=user.name, token_hash=f"h{game_id}-{i}"
+        )
+        places.append(place)
+    return places
+
+
+def test_migrations_reach_head_and_run_twice(fresh_url: str) -> None:
+    database = Database(fresh_url)
+    assert sa.inspect(database.engine).get_table_names() == []
+    database.upgrade()
+    database.upgrade()
+    with database.engine.connect() as conn:
+        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == "0001"
+    tables = set(sa.inspect(database.engine).get_table_names())
+    assert {"users", "games", "seats", "moves", "ratings"} <= tables
+    database.dispose()
+
+
+def test_usernames_are_unique_ignoring_case(repo: Repo) -> None:
+    ann = repo.create_user("Ann", "ann", "hash")
+    with pytest.raises(UsernameTaken):
+        repo.create_user("Other", "ANN", "hash2")
+    assert repo.user_by_username("Ann").id == ann.id
+    guest = repo.create_user("Guest")
+    assert guest.username is None and repo.get_user(guest.id).name == "Guest"
+
+
+@pytest.mark.parametrize(
+    ("bots", "wanted", "expected"),
+    [
+        ({}, None, 0),  # the lowest free place
+        ({0: "easy"}, None, 1),  # a bot's place is not free
+        ({}, 3, 3),  # a chosen free place
+        ({2: "easy"}, 2, SeatTaken),
+        ({}, 7, StoreError),  # no such place
+    ],
+)
+def test_join_takes_a_free_place(repo: Repo, bots, wanted, expected) -> None:
+    game_id = _table(repo, bots=bots)
+    user = repo.create_user("Joiner")
+    if isinstance(expected, type):
+        with pytest.raises(expected):
+            repo.join_seat(game_id, wanted, user_id=user.id, name="Joiner", token_hash="x")
+        assert len(repo.get_game(game_id).seats) == len(bots)
+    else:
+        info, place = repo.join_seat(game_id, wanted, user_id=user.id, name="Joiner", token_hash="x")
+        assert place == expected and info.seat(place).user_id == user.id
+        assert repo.seat_by_token(game_id, "x").seat == expected
+
+
+def test_full_table_refuses_and_started_table_is_closed(repo: Repo) -> None:
+    game_id = _table(repo, players=2)
+    _fill(repo, game_id, 2)
+    late = repo.create_user("Late")
+    with pytest.raises(TableFull):
+        repo.join_seat(game_id, None, user_id=late.id, name="Late", token_hash="late")
+    info = repo.start_game(game_id, seed=99, order=[1, 0])
+    assert info.status == "live" and info.seed == 99
+    with pytest.raises(NotOpen):
+        repo.join_seat(game_id, None, user_id=late.id, name="Late", token_hash="late")
+    with pytest.raises(NotOpen):
+        repo.start_game(game_id, seed=1, order=[0, 1])
+
+
+def test_start_applies_the_seating_order(repo: Repo) -> None:
+    game_id = _table(repo, players=3, bots={1: "easy"})
+    _fill(repo, game_id, 2)
+    before = {s.seat: s.id for s in repo.get_game(game_id).seats}
+    info = repo.start_game(game_id, seed=5, order=[2, 0, 1])
+    after = {s.seat: s.id for s in info.seats}
+    assert after == {0: before[2], 1: before[0], 2: before[1]}
+
+
+def test_start_refuses_a_table_that_is_not_full(repo: Repo) -> None:
+    game_id = _table(repo, players=3)
+    _fill(repo, game_id, 2)
+    with pytest.raises(StoreError):
+        repo.start_game(game_id, seed=5, order=[0, 1, 2])
+    assert repo.get_game(game_id).status == "open"
+
+
+def test_move_log_is_append_only_and_exactly_once(repo: Repo) -> None:
+    game_id = _table(repo, players=2)
+    _fill(repo, game_id, 2)
+    repo.start_game(game_id, seed=1, order=[0, 1])
+    repo.append_move(game_id, 0, 0, "a")
+    for ply in (0, 2, -1):  # a duplicate, a gap, nonsense
+        with pytest.raises(StalePly):
+            repo.append_move(game_id, ply, 1, "dup")
+    repo.append_move(game_id, 1, 1, "b", result={"winner": 1})
+    with pytest.raises(StalePly):
+        repo.append_move(game_id, 2, 0, "after the end")
+    info = repo.get_game(game_id)
+    assert repo.moves(game_id) == [(0, "a"), (1, "b")]
+    assert (info.status, info.ply, info.result) == ("finished", 2, {"winner": 1})
+    assert info.finished_at is not None and info.finished_at.tzinfo is not None
+
+
+def test_final_move_and_its_ratings_commit_together(repo: Repo) -> None:
+    game_id = _table(repo, players=2)
+    _fill(repo, game_id, 2)
+    repo.start_game(game_id, seed=1, order=[0, 1])
+
+    def failing_hook(session, info) -> None:
+        raise RuntimeError("rating failed")
+
+    with pytest.raises(RuntimeError):
+        repo.append_move(game_id, 0, 0, "last", result={"winner": 0}, rate=failing_hook)
+    info = repo.get_game(game_id)
+    assert (info.status, info.ply, repo.moves(game_id)) == ("live", 0, [])
+
+
+def test_leave_frees_the_place_and_the_last_human_aborts(repo: Repo) -> None:
+    game_id = _table(repo, players=3, bots={0: "easy"})
+    _fill(repo, game_id, 2)
+    with pytest.raises(StoreError):
+        repo.leave_seat(game_id, "not a token")
+    info = repo.leave_seat(game_id, f"h{game_id}-0")
+    assert info.status == "open" and len(info.seats) == 2
+    info = repo.leave_seat(game_id, f"h{game_id}-1")
+    assert info.status == "aborted"
+    with pytest.raises(NotFound):
+        repo.get_game(10**6)
+
+
+def test_takeover_turns_a_human_seat_into_a_bot(repo: Repo) -> None:
+    game_id = _table(repo, players=2)
+    _fill(repo, game_id, 2)
+    repo.start_game(game_id, seed=1, order=[0, 1])
+    info = repo.takeover(game_id, 1, "easy")
+    assert (info.seat(1).kind, info.seat(1).bot, info.seat(1).takeover) == ("bot", "easy", True)
+    with pytest.raises(StoreError):
+        repo.takeover(game_id, 1, "easy")
+
+
+def test_history_lists_and_counts_a_players_games(repo: Repo) -> None:
+    user = repo.create_user("Hist")
+    ids = []
+    for _ in range(3):
+        game_id = _table(repo, players=2)
+        repo.join_seat(game_id, None, user_id=user.id, name="Hist", token_hash=f"t{game_id}")
+        _fill(repo, game_id, 1)
+        repo.start_game(game_id, seed=1, order=[0, 1])
+        ids.append(game_id)
+    rows, total = repo.user_games(user.id, limit=2)
+    assert total == 3 and [g.id for g, _ in rows] == ids[::-1][:2]
+    assert live_ids(repo) == sorted(ids)
+
+
+def live_ids(repo: Repo) -> list[int]:
+    return repo.games_with_status("live")
+
+
+def test_leaderboard_orders_by_score(repo: Repo, database: Database) -> None:
+    users = [repo.create_user(f"R{i}", f"r{i}", "h") for i in range(3)]
+    with database.sessions.begin() as s:
+        for user, score in zip(users, (10.0, 30.0, 20.0), strict=True):
+            save_rating(s, None, user.id, "leaders", "glicko2", {"rating": score}, score)
+    with database.sessions.begin() as s:
+        rows = load_ratings(s, "leaders", [users[0].id])
+        save_rating(s, rows[users[0].id], users[0].id, "leaders", "glicko2", {"rating": 40.0}, 40.0)
+    board = repo.leaderboard("leaders")
+    assert [u.name for _, u in board] == ["R0", "R1", "R2"]
+    assert board[0][0].games == 2 and board[0][0].data == {"rating": 40.0}
+    assert repo.leaderboard("hidden-leaders") == []
