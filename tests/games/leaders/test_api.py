@@ -77,6 +77,7 @@ def test_position_sorted_and_normalised() -> None:
         (pos("Ld1", "Ld7", phase="reaction"), "needs a Nemesis"),
         (pos("Ld1", "Ld7", acted="BR"), "does not have"),
         (pos("Ld1", "Ld7") + " extra=1", "unknown token"),
+        (pos("Ld1", "Ld7", phase="recruit", market="-"), "no legal recruit move"),
     ],
 )
 def test_bad_positions(text: str, reason: str) -> None:

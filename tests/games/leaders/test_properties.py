@@ -15,7 +15,7 @@ from throne.games.leaders.board import NEIGHBOURS, RECRUIT_CELLS
 from throne.games.leaders.pieces import CU, HE, NE
 from throne.games.leaders.rules import END, gen_piece, lost, make_ctx, nemesis_owner
 
-SETTINGS = settings(max_examples=25, deadline=None)
+SETTINGS = settings(max_examples=40, deadline=None)
 
 
 def random_game(seed: int, max_actions: int = 400, draw_rule: bool = True) -> leaders.State:
@@ -91,7 +91,7 @@ def check_reference(st: leaders.State) -> None:
         assert set(listed) == ref
 
 
-@SETTINGS
+@settings(max_examples=80, deadline=None)
 @given(hs.integers(0, 2**32 - 1))
 def test_random_games_end_and_listing_matches_reference(seed: int) -> None:
     rng = random.Random(seed)

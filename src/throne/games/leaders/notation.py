@@ -148,7 +148,7 @@ def _int(value: str, key: str) -> int:
 
 
 def parse_position(text: str, draw_rule: bool = True) -> State:
-    from .rules import CAPTURE, PHASES, REACTION, lost
+    from .rules import ACTION, CAPTURE, PHASES, REACTION, lost
     from .state import State
 
     if not isinstance(text, str):
@@ -225,4 +225,6 @@ def parse_position(text: str, draw_rule: bool = True) -> State:
         if lost_how[side]:  # a finished game: the other side has won
             st.winner = side ^ 1
             st.termination = "capture" if lost_how[side] == CAPTURE else "surround"
+    if st.termination is None and phase != ACTION and not st.legal_actions():
+        raise PositionError(f"phase={fields['phase']} but there is no legal {fields['phase']} move")
     return st
