@@ -20,7 +20,7 @@ is fully determined by the game, the bot and `seed + i`, whichever backend plays
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -155,7 +155,6 @@ def run_selfplay(
         "observation_shape": list(codec.obs_shape),
         "num_actions": codec.num_actions,
         "files": {"trajectories": path.name},
-        "jobs": [asdict(j) for j in jobs[:1]],
     }
     (out / "meta.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
     return meta

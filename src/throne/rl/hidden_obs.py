@@ -172,4 +172,3 @@ def encode(view: Mapping[str, Any], observer: int) -> np.ndarray:
         b["decision"][_DECISION_INDEX.get(decision.get("kind"), len(DECISIONS))] = 1.0
     b["threshold"][0] = int(view["threshold"]) / 10.0
     return out
-
