@@ -1,0 +1,44 @@
+"""Many random games for every player count, module set and variant: they end, never crash, replay exactly."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from throne.games import hidden_leaders as hl
+
+from .test_information import MODULE_SETS
+
+
+def all_cards(st: hl.State) -> Counter:
+    d = st.to_json()
+    cards = [c for h in d["hands"] for c in h] + [e["card"] for p in d["parties"] for e in p]
+    cards += [c for c in d["tavern"] if c] + d["harbor"] + d["wilderness"] + d["graveyard"]
+    return Counter(cards)
+
+
+@pytest.mark.parametrize("variant", ["full", "basic"])
+@pytest.mark.parametrize("modules", MODULE_SETS, ids=["core", "core+ks", "all"])
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_random_games_end_with_a_result(players: int, modules: tuple[str, ...], variant: str) -> None:
+    expected = Counter([hl.EMPEROR,
+        *(c for c in hl.CARDS if hl.CARDS[c].module in modules and c != hl.EMPEROR)])
+    for g in range(3):
+        seed = 1000 * players + 10 * g + len(modules)
+        rng = random.Random(seed)
+        st = hl.new_game(players=players, seed=seed, modules=modules, variant=variant)
+        for _ in range(5000):
+            if st.is_over:
+                break
+            st.play(rng.choice(st.legal_moves()))
+        assert st.is_over
+        assert all_cards(st) == expected
+        ups = max(sum(u for _, u in p) for p in st.parties)
+        assert ups >= hl.THRESHOLDS[variant][players]
+        rec = st.record()
+        assert rec["result"] == {"faction": st.winning_faction, "winner": st.winner}
+        assert hl.record_to_state(rec).to_json() == st.to_json()
+        scores = st.scores()
+        assert sum(r["winner"] for r in scores) == (0 if st.winner is None else 1)
