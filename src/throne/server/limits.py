@@ -10,10 +10,6 @@ from throne.server.errors import error_body
 Scope = dict[str, Any]
 
 
-class BodyTooLarge(Exception):
-    pass
-
-
 class BodyLimit:
     def __init__(self, app: Any, max_bytes: int) -> None:
         self.app, self.max_bytes = app, max_bytes
@@ -33,27 +29,29 @@ class BodyLimit:
                     return
         seen = 0
         started = False
+        refused = False
 
         async def counted_receive() -> Any:
-            nonlocal seen
+            nonlocal seen, refused
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
-                if seen > self.max_bytes:
-                    raise BodyTooLarge
+                if seen > self.max_bytes and not refused:
+                    refused = True
+                    if not started:
+                        await self._refuse(send)
+                    return {"type": "http.disconnect"}  # the app stops reading; its answer is dropped
             return message
 
         async def tracked_send(message: Any) -> None:
             nonlocal started
+            if refused:
+                return
             if message["type"] == "http.response.start":
                 started = True
             await send(message)
 
-        try:
-            await self.app(scope, counted_receive, tracked_send)
-        except BodyTooLarge:
-            if not started:
-                await self._refuse(send)
+        await self.app(scope, counted_receive, tracked_send)
 
     async def _refuse(self, send: Any) -> None:
         body = json.dumps(

@@ -1,0 +1,30 @@
+"""Server fixtures: an app on a temp SQLite database, driven through FastAPI's TestClient."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from throne.server.app import create_app
+from throne.server.config import Settings
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return Settings(
+        data_dir=tmp_path,
+        secret_key="test-secret",
+        abandon_timeout=3600.0,
+        bot_timeout=5.0,
+        ws_rate_per_s=1000.0,
+        ws_burst=1000,
+    )
+
+
+@pytest.fixture
+def client(settings: Settings) -> Iterator[TestClient]:
+    with TestClient(create_app(settings)) as c:
+        yield c

@@ -1,0 +1,52 @@
+"""Small drivers for the API: tables of two people, reading a socket up to a given state."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+
+def as_guest(client: TestClient, name: str) -> dict[str, Any]:
+    client.cookies.clear()
+    r = client.post("/api/accounts/guest", json={"name": name})
+    assert r.status_code == 200, r.text
+    return r.json()["user"]
+
+
+def two_player_leaders(client: TestClient) -> tuple[int, dict[int, str]]:
+    """A live Leaders game between two guests; returns the game id and {engine seat: token}."""
+    as_guest(client, "Ann")
+    r = client.post("/api/games", json={"game": "leaders", "players": 2})
+    assert r.status_code == 201, r.text
+    game_id, token_a = r.json()["game"]["id"], r.json()["token"]
+    as_guest(client, "Bob")
+    r = client.post(f"/api/games/{game_id}/join", json={})
+    assert r.status_code == 200, r.text
+    token_b = r.json()["token"]
+    client.cookies.clear()
+    game = r.json()["game"]
+    assert game["status"] == "live"
+    tokens = {}
+    for token in (token_a, token_b):
+        seat = client.get(f"/api/games/{game_id}/view", headers={"X-Seat-Token": token}).json()["seat"]
+        tokens[seat] = token
+    assert sorted(tokens) == [0, 1]
+    return game_id, tokens
+
+
+def read_until(ws, kind: str, ply: int | None = None, limit: int = 50) -> tuple[dict[str, Any], list[dict]]:
+    """Reads messages until one of `kind` (and `ply`, for states); returns it and what came before."""
+    seen = []
+    for _ in range(limit):
+        msg = ws.receive_json()
+        if msg["type"] == kind and (ply is None or msg.get("ply") == ply):
+            return msg, seen
+        seen.append(msg)
+    raise AssertionError(f"no {kind} message (ply {ply}) in {limit} messages: {seen[-3:]}")
+
+
+def hello(ws, token: str | None = None, **extra: Any) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    ws.send_json({"type": "hello", "token": token, **extra})
+    welcome, _ = read_until(ws, "welcome")
+    return welcome, None

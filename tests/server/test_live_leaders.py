@@ -1,0 +1,102 @@
+"""Live Leaders games over real WebSocket connections: people, bots, spectators, reconnects, replays."""
+
+from __future__ import annotations
+
+import random
+
+from fastapi.testclient import TestClient
+
+from tests.server.helpers import hello, read_until, two_player_leaders
+
+
+def test_two_people_and_a_spectator_play_a_whole_game(client: TestClient) -> None:
+    game_id, tokens = two_player_leaders(client)
+    rng = random.Random(1)
+    with (
+        client.websocket_connect(f"/ws/games/{game_id}") as ws0,
+        client.websocket_connect(f"/ws/games/{game_id}") as ws1,
+        client.websocket_connect(f"/ws/games/{game_id}") as spectator,
+    ):
+        sockets = {0: ws0, 1: ws1}
+        for seat, ws in sockets.items():
+            welcome, _ = hello(ws, tokens[seat])
+            assert welcome["seat"] == seat
+        welcome, _ = hello(spectator, None, spectate=True)
+        assert welcome["seat"] is None
+        states = {seat: read_until(ws, "state", 0)[0] for seat, ws in [*sockets.items(), (None, spectator)]}
+        ply = 0
+        while states[None]["status"] == "live":
+            to_play = states[None]["to_play"]
+            mover = states[to_play]
+            assert mover["your_turn"] and mover["legal_moves"] == mover["view"]["legal_moves"]
+            assert states[1 - to_play]["legal_moves"] == [] and not states[None]["your_turn"]
+            sockets[to_play].send_json({"type": "move", "move": rng.choice(mover["legal_moves"]), "ply": ply})
+            ply += 1
+            states = {
+                seat: read_until(ws, "state", ply)[0] for seat, ws in [*sockets.items(), (None, spectator)]
+            }
+            assert states[0]["view"] == states[1]["view"] == states[None]["view"]  # Leaders views are public
+        result = states[None]["result"]
+    assert result is not None and result["termination"] in {"capture", "surround", "repetition", "turn-limit"}
+    game = client.get(f"/api/games/{game_id}").json()["game"]
+    assert (game["status"], game["ply"], game["result"]) == ("finished", ply, result)
+    record = client.get(f"/api/games/{game_id}/record").json()
+    assert len(record["moves"]) == ply and sorted(record["seats"]) == ["Ann", "Bob"]
+    replay = client.get(f"/api/games/{game_id}/replay").json()
+    assert replay["total"] == ply + 1 and [s["ply"] for s in replay["steps"]] == list(range(ply + 1))
+    assert [s["move"] for s in replay["steps"][1:]] == record["moves"]
+    assert replay["steps"][-1]["view"]["is_over"] is True
+
+
+def test_play_a_bot_now_runs_to_the_end(client: TestClient) -> None:
+    r = client.post("/api/play-bot", json={"game": "leaders", "bot": "random", "name": "Solo"})
+    assert r.status_code == 201, r.text
+    body = r.json()
+    game_id, seat = body["game"]["id"], body["seat"]
+    assert body["game"]["status"] == "live" and seat in (0, 1)
+    assert {s["kind"] for s in body["game"]["seats"]} == {"human", "bot"}
+    rng = random.Random(2)
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        welcome, _ = hello(ws)  # no token: the session cookie's seat
+        assert welcome["seat"] == seat
+        while True:
+            msg, _ = read_until(ws, "state")
+            if msg["status"] == "finished":
+                break
+            if msg["your_turn"]:
+                ws.send_json({"type": "move", "move": rng.choice(msg["legal_moves"]), "ply": msg["ply"]})
+    history = client.get(f"/api/players/{client.get('/api/accounts/me').json()['user']['id']}/games").json()
+    assert history["total"] == 1 and history["games"][0]["status"] == "finished"
+
+
+def test_reconnect_resumes_from_the_current_state(client: TestClient) -> None:
+    game_id, tokens = two_player_leaders(client)
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        hello(ws, tokens[0])
+        state, _ = read_until(ws, "state", 0)
+        ws.send_json({"type": "move", "move": state["legal_moves"][0], "ply": 0})
+        read_until(ws, "state", 1)
+    r = client.post(
+        f"/api/games/{game_id}/move", json={"move": "end", "ply": 1}, headers={"X-Seat-Token": tokens[0]}
+    )
+    assert r.status_code == 200 and r.json() == {"ok": True, "ply": 2}
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        hello(ws, tokens[0])
+        state, _ = read_until(ws, "state")
+        assert state["ply"] == 2 and state["seat"] == 0
+        view = client.get(f"/api/games/{game_id}/view").json()
+        assert state["view"] == view["view"]
+
+
+def test_live_record_is_public_and_replay_shows_spectator_views(client: TestClient) -> None:
+    game_id, tokens = two_player_leaders(client)
+    first = client.get(f"/api/games/{game_id}/view", headers={"X-Seat-Token": tokens[0]}).json()[
+        "legal_moves"
+    ][0]
+    r = client.post(f"/api/games/{game_id}/move", json={"move": first}, headers={"X-Seat-Token": tokens[0]})
+    assert r.status_code == 200
+    record = client.get(f"/api/games/{game_id}/record").json()
+    assert record["moves"] == [first] and "start" not in record and record["result"] is None
+    steps = client.get(f"/api/games/{game_id}/replay").json()["steps"]
+    assert [s["move"] for s in steps] == [None, first]
+    assert "deck" not in steps[-1]["view"]
