@@ -49,6 +49,27 @@ PIECE_MOVES = [
         {"c3-c4", "c3-d3", "c3-c2", "c3-b2", "c3-b3", "c3:d4>d5", "c3:d4>e4"},
     ),
     (
+        "jailer-does-not-interrupt-a-double-jump",  # Jailer f4 touches the landing e4 (and is jumped)
+        "Ld1,ACc3,VIc4,ARf3",
+        "Ld7,BRd4,JAf4",
+        ("c3",),
+        {"c3-d3", "c3-c2", "c3-b2", "c3-b3", "c3-e4", "c3-e4-g2", "c3-e4-g4", "c3-c5"},
+    ),
+    (
+        "bruiser-cannot-push-the-protector-itself",
+        "Ld1,BRc3",
+        "Ld7,PRd4",
+        ("c3",),
+        {"c3-c4", "c3-d3", "c3-c2", "c3-b2", "c3-b3"},
+    ),
+    (
+        "manipulator-blocked-by-protector",
+        "Ld1,MAc2",
+        "Ld7,ACc5,PRb5",
+        ("c2",),
+        {"c2-c3", "c2-d3", "c2-d2", "c2-c1", "c2-b1", "c2-b2"},
+    ),
+    (
         "bruiser-pushes-own-piece-never",  # d4 holds an ally: no push
         "Ld1,BRc3,ACd4",
         "Ld7",

@@ -127,8 +127,9 @@ def test_nemesis_boxed_in_stays() -> None:
 def test_nemesis_reaction_is_owners_decision() -> None:
     st = state("Ld1,RId4", "Ld7,NEa4")
     st.play("d1-d2")
-    with pytest.raises(leaders.IllegalMoveError, match="not your decision"):
-        st.play("d4-d6")
+    for move in ("d4-d6", "end"):
+        with pytest.raises(leaders.IllegalMoveError, match="not your decision"):
+            st.play(move)
     with pytest.raises(leaders.IllegalMoveError, match="2 cells"):
         st.play("a4-a3")
     st.play("a4-a3-a2")

@@ -58,7 +58,10 @@ def _reaction_reason(st: State, action: int) -> str:
     ne = st.loc[NE * 2 + owner]
     t, args = DECODE[action]
     who = SIDE_NAMES[owner]
-    if t in (T_PATH, T_TARGET, T_SWAP, T_HC2) and st.board[args[0]] >= 0 and st.board[args[0]] & 1 != owner:
+    foreign = (
+        t in (T_PATH, T_TARGET, T_SWAP, T_HC2) and st.board[args[0]] >= 0 and st.board[args[0]] & 1 != owner
+    )
+    if foreign or (t in (T_END, T_REC, T_RECHC) and owner != st.turn):
         return f"not your decision: {who} must first choose the Nemesis reaction (Nemesis on {NAMES[ne]})"
     if t != T_PATH or args[0] != ne:
         return f"a Nemesis reaction is pending: {who} must move the Nemesis on {NAMES[ne]}"
