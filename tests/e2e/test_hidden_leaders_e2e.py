@@ -49,7 +49,11 @@ def test_whole_hidden_leaders_game_against_bots_with_a_spectator(contexts: Conte
     expect(page.locator("#my-leader .leader-name")).not_to_have_text("?")
     expect(page.locator("#my-leader .faction-chip")).to_have_count(2)
     spectator = contexts.page()
-    spectator.goto(page.url)
+    spectator.goto("/")
+    game_id = page.url.rsplit("/", 1)[1]
+    spectator.click(f'#live-tables li[data-game-id="{game_id}"] a[data-action="spectate"]')
+    spectator.wait_for_url(page.url)
+    expect(spectator.locator("#net-status")).to_have_attribute("data-state", "online")
     expect(spectator.locator("#table-root")).to_have_attribute("data-seat", "")
     player = HiddenClicker(page)
     decisions = 0

@@ -79,6 +79,8 @@ export function moveLabel(move, names) {
     return `${t("ui.hl.discard")}: ${m[1].split(" ").map(card).join(", ")}`;
   }
   if (move === "pass") return t("ui.hl.pass");
+  if (move === "flip" || move === "look") return t(`ui.hl.option.${move}`);
+  if ((m = /^pile (wilderness|graveyard|harbor|tavern)$/.exec(move))) return t("ui.hl.option.pile", { zone: t(`hl.zone.${m[1]}`) });
   // Public forms of secret moves (the log never names hidden cards).
   if (move === "setup") return t("ui.hl.log.setup");
   if ((m = /^discard (\d+) cards?$/.exec(move))) return t("ui.hl.log.discard_n", { n: m[1] });

@@ -202,7 +202,12 @@ export class LeadersTable {
     let hint = "";
     if (mine) {
       if (view.phase === "reaction") hint = t("ui.leaders.hint.reaction");
-      else if (view.phase === "recruit") hint = t("ui.leaders.hint.recruit");
+      else if (view.phase === "recruit") {
+        const card = this.clicks[0];
+        if (!card) hint = t("ui.leaders.hint.recruit");
+        else if (card === "+HE") hint = t(this.clicks.length === 1 ? "ui.leaders.hint.hermit_cell" : "ui.leaders.hint.cub_cell");
+        else hint = t("ui.leaders.hint.recruit_cell");
+      }
       else if (this.clicks.length === 0) hint = t("ui.leaders.hint.select");
       else if (finish.hidden === false && this.clicks.length >= 2) hint = t(this.isPair() ? "ui.leaders.hint.pair" : "ui.leaders.hint.next");
       else hint = t("ui.leaders.hint.next");

@@ -1,0 +1,91 @@
+"""Accounts in the browser: sign up, log out, log in, guest name; the player's game history; leaderboards;
+keyboard-only play on the Leaders board."""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.conftest import Contexts
+
+pytestmark = pytest.mark.e2e
+
+
+def sign_up(page: Page, username: str, password: str, name: str) -> None:
+    page.goto("/signup")
+    page.fill("#username", username)
+    page.fill("#password", password)
+    page.fill("#display-name", name)
+    page.click("#account-submit")
+    page.wait_for_url(re.compile(r"/players/\d+$"))
+
+
+def test_sign_up_log_in_history_and_leaderboards(contexts: Contexts) -> None:
+    page = contexts.page()
+    username = f"u{uuid.uuid4().hex[:10]}"
+    sign_up(page, username, "correct horse", "Carol")
+    expect(page.locator("#player-title")).to_contain_text("Carol")
+    expect(page.locator("#user-badge")).to_contain_text("Carol")
+    page.click("#logout")
+    page.wait_for_url(re.compile(r"/$"))
+    expect(page.locator("#user-badge")).to_have_count(0)
+
+    page.goto("/login")
+    page.fill("#username", username)
+    page.fill("#password", "wrong password")
+    page.click("#account-submit")
+    expect(page.locator("#flash")).to_contain_text("Not accepted:")
+    page.fill("#password", "correct horse")
+    page.click("#account-submit")
+    page.wait_for_url(re.compile(r"/players/\d+$"))
+
+    # A game played while logged in shows up in the history.
+    page.goto("/")
+    page.select_option("#quick-level", "random")
+    page.click("#play-bot-leaders")
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    game_id = page.url.rsplit("/", 1)[1]
+    page.click("text=My games")
+    expect(page.locator("#history tbody tr")).to_have_count(1)
+    expect(page.locator("#history tbody tr td").first).to_have_text(game_id)
+
+    page.goto("/leaderboard")
+    expect(page.locator("table.leaderboard")).to_have_count(2)
+
+
+def test_guest_name(contexts: Contexts) -> None:
+    page = contexts.page()
+    page.goto("/login")
+    page.fill("#guest-name", "Dana")
+    page.click("#guest-submit")
+    page.wait_for_url(re.compile(r"/$"))
+    expect(page.locator("#user-badge")).to_contain_text("Dana")
+
+
+def test_leaders_board_by_keyboard(contexts: Contexts) -> None:
+    page = contexts.page()
+    page.goto("/")
+    page.select_option("#quick-level", "random")
+    page.click("#play-bot-leaders")
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    page.wait_for_function("() => document.querySelector('#table-root').dataset.myTurn === 'true'")
+    expect(page.locator("#board .cell.clickable").first).to_be_visible()
+    before = page.get_attribute("#table-root", "data-ply")
+    # Focus a piece, Enter selects it, Escape drops the selection; Enter on a highlighted cell moves.
+    page.locator("#board .cell.clickable").first.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#board .cell.selected")).to_have_count(1)
+    page.keyboard.press("Escape")
+    expect(page.locator("#board .cell.selected")).to_have_count(0)
+    if page.get_attribute("#table-root", "data-phase") == "action":
+        page.locator("#board .cell.clickable").first.focus()
+        page.keyboard.press("Enter")
+        page.locator("#board .cell.dest, #board .cell.target").first.focus()
+        page.keyboard.press("Enter")
+        if page.is_visible("#finish-step"):
+            page.focus("#finish-step")
+            page.keyboard.press("Enter")
+        page.wait_for_function("(b) => document.querySelector('#table-root').dataset.ply !== b", arg=before)
