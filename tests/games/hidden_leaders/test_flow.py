@@ -218,3 +218,24 @@ def test_json_shape_at_main_action() -> None:
                  "harbor", "wilderness", "graveyard", "turn", "phase", "seed"}
     assert spec_keys <= set(d) and set(d) - spec_keys == {"known", "history", "last"}
     assert d["phase"] == "action" and d["graveyard"] == [hl.EMPEROR]
+
+
+def test_untracked_clone_plays_the_same_game_without_views() -> None:
+    import random
+
+    st = setup_done(seed=21)
+    fast = st.clone(track=False)
+    rng1, rng2 = random.Random(5), random.Random(5)
+    for _ in range(200):
+        if st.is_over:
+            break
+        st.play(rng1.choice(st.legal_moves()))
+        fast.play(rng2.choice(fast.legal_moves()))
+    strip = {"known", "history", "last"}
+    a = {k: v for k, v in st.to_json().items() if k not in strip}
+    b = {k: v for k, v in fast.to_json().items() if k not in strip}
+    assert a == b and fast.known == [{} for _ in range(4)]
+    with pytest.raises(ValueError, match="no views"):
+        fast.view(0)
+    with pytest.raises(ValueError, match="determinise"):
+        fast.determinize(0, random.Random(1))

@@ -66,38 +66,65 @@ def new_game(players: int = 4, seed: int | None = None, variant: str = "full",
 # ---------------------------------------------------------------------------------------------- decisions
 
 
-def decision(st: State) -> tuple[int, str, str | None, dict[str, Any]]:
-    """The pending decision: (seat, kind, card being resolved, {move: value})."""
-    c = st._cache
-    if c is not None:
-        return c  # type: ignore[return-value]
-    ph = st.phase
-    if ph == "resolve":
-        fr = st.stack[-1]
-        cands: list[Cand] = FILTERS[fr["f"]](st, fr)
-        if fr.get("may"):
-            cands.append(("skip", None))
-        res = (fr["seat"], fr["kind"], fr["card"], dict(cands))
-    elif ph == "action":
-        hand = st.hands[st.turn]
-        opts: dict[str, Any] = {f"play {c}": c for c in hand}
-        srt = sorted(hand)
+_ACTION: dict[tuple[str, ...], tuple[dict[str, Any], list[str]]] = {}
+_DISCARD: dict[tuple[str, ...], tuple[dict[str, Any], list[str]]] = {}
+
+
+def _action_options(hand: list[str]) -> tuple[dict[str, Any], list[str]]:
+    """Main-action options of a hand, memoised by hand (the hot path of random playouts)."""
+    key = tuple(sorted(hand))
+    hit = _ACTION.get(key)
+    if hit is None:
+        opts: dict[str, Any] = {f"play {c}": c for c in key}
         for k in (1, 2, 3):
-            for combo in combinations(srt, k):
+            for combo in combinations(key, k):
                 opts["discard " + " ".join(combo)] = combo
         opts["pass"] = ()
-        res = (st.turn, "action", None, opts)
-    elif ph == "setup":
-        hand = st.hands[st.setup_seat]
-        opts = {f"keep {a} discard {b}": (a, b) for a in hand for b in hand if a != b}
-        res = (st.setup_seat, "setup", None, opts)
+        if len(_ACTION) > 100_000:
+            _ACTION.clear()
+        hit = _ACTION[key] = (opts, sorted(opts))
+    return hit
+
+
+def _discard_options(hand: list[str]) -> tuple[dict[str, Any], list[str]]:
+    key = tuple(sorted(hand))
+    hit = _DISCARD.get(key)
+    if hit is None:
+        opts = {f"discard {c}": c for c in key}
+        if len(_DISCARD) > 100_000:
+            _DISCARD.clear()
+        hit = _DISCARD[key] = (opts, sorted(opts))
+    return hit
+
+
+def decision(st: State) -> tuple[int, str, str | None, dict[str, Any], list[str]]:
+    """The pending decision: (seat, kind, card being resolved, {move: value}, sorted moves)."""
+    c = st._cache
+    if c is not None:
+        return c
+    ph = st.phase
+    if ph == "action":
+        opts, moves = _action_options(st.hands[st.turn])
+        res = (st.turn, "action", None, opts, moves)
     elif ph == "draw":
         opts = {f"draw tavern {c}": i for i, c in enumerate(st.tavern) if c is not None}
         if st.harbor or st.wilderness:
             opts["draw harbor"] = None
-        res = (st.turn, "draw", None, opts)
+        res = (st.turn, "draw", None, opts, sorted(opts))
     elif ph == "discard":
-        res = (st.turn, "discard", None, {f"discard {c}": c for c in st.hands[st.turn]})
+        opts, moves = _discard_options(st.hands[st.turn])
+        res = (st.turn, "discard", None, opts, moves)
+    elif ph == "resolve":
+        fr = st.stack[-1]
+        cands: list[Cand] = FILTERS[fr["f"]](st, fr)
+        if fr.get("may"):
+            cands.append(("skip", None))
+        opts = dict(cands)
+        res = (fr["seat"], fr["kind"], fr["card"], opts, sorted(opts))
+    elif ph == "setup":
+        hand = st.hands[st.setup_seat]
+        opts = {f"keep {a} discard {b}": (a, b) for a in hand for b in hand if a != b}
+        res = (st.setup_seat, "setup", None, opts, sorted(opts))
     else:
         raise IllegalMoveError("the game is over")
     st._cache = res
@@ -107,7 +134,7 @@ def decision(st: State) -> tuple[int, str, str | None, dict[str, Any]]:
 def legal_moves(st: State) -> list[str]:
     if st.phase == "over":
         return []
-    return sorted(decision(st)[3])
+    return list(decision(st)[4])
 
 
 def _canonical(st: State, move: str) -> str:
@@ -118,7 +145,7 @@ def _canonical(st: State, move: str) -> str:
 
 def explain(st: State, move: str) -> str:
     """Why ``move`` is not legal now (without naming any card the mover may not know)."""
-    seat, kind, card, _ = decision(st)
+    seat, kind, card, _, _ = decision(st)
     who = f"seat {seat} must decide: {PROMPTS.get(kind, kind).lower()}"
     if card:
         who += f" ({CARDS[card].name})"
@@ -152,7 +179,7 @@ def play(st: State, move: str) -> None:
         raise IllegalMoveError(f"{move!r}: the game is over")
     if not isinstance(move, str):
         raise IllegalMoveError(f"a move is a string, not {type(move).__name__}")
-    seat, kind, _card, opts = decision(st)
+    seat, kind, _card, opts, _ = decision(st)
     if move not in opts:
         canon = _canonical(st, move)
         if canon not in opts:

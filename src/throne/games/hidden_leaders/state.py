@@ -96,6 +96,7 @@ class State:
         "setup_seat",
         "stack",
         "tavern",
+        "track",
         "turn",
         "variant",
         "wilderness",
@@ -123,12 +124,18 @@ class State:
         self.known: list[dict[str, str]] = []
         self.history: list[tuple[int, str]] = []
         self.last: tuple[int, str] | None = None
-        self._cache: tuple[int, str, str | None, list[Cand]] | None = None
+        self.track = True
+        self._cache: tuple[int, str, str | None, dict[str, Any], list[str]] | None = None
 
     # ------------------------------------------------------------------ copying
-    def clone(self) -> State:
-        """A cheap independent copy (frames are never mutated in place, so they are shared)."""
+    def clone(self, track: bool | None = None) -> State:
+        """A cheap independent copy (frames are never mutated in place, so they are shared).
+
+        ``track=False`` gives a copy that no longer records what each seat knows: about a third faster for
+        search playouts, but it has no views and cannot be determinised.
+        """
         s = State.__new__(State)
+        s.track = self.track if track is None else (track and self.track)
         s.players, s.variant, s.modules, s.seed = self.players, self.variant, self.modules, self.seed
         s.red, s.green, s.turn, s.phase = self.red, self.green, self.turn, self.phase
         s.setup_seat = self.setup_seat
@@ -141,7 +148,7 @@ class State:
         s.graveyard = self.graveyard[:]
         s.stack = self.stack[:]
         s.chain = self.chain[:]
-        s.known = [dict(k) for k in self.known]
+        s.known = [dict(k) for k in self.known] if s.track else [{} for _ in self.known]
         s.history = self.history[:]
         s.last = self.last
         s._cache = self._cache
@@ -149,11 +156,14 @@ class State:
 
     # ------------------------------------------------------------------ randomness
     def rng(self) -> random.Random:
-        """The generator for the next random outcome: a function of the seed and the whole position."""
-        key = (
-            f"{self.seed}|{self.red},{self.green}|{self.turn}|{self.harbor}|{self.wilderness}|{self.graveyard}|"
-            f"{self.hands}|{self.parties}|{self.tavern}|{len(self.stack)}"
-        )
+        """The generator for the next random outcome: a function of the seed and the position.
+
+        Deriving it from the state (instead of carrying a generator) keeps the JSON state small and exact.
+        """
+        key = hash((
+            int(self.seed), len(self.history), len(self.stack), self.red, self.green, len(self.harbor),
+            len(self.wilderness), len(self.graveyard), self.turn,
+        ))
         return random.Random(key)
 
     # ------------------------------------------------------------------ markers
@@ -218,6 +228,8 @@ class State:
     # ------------------------------------------------------------------ knowledge
     def learn(self, s: int, card: str, zone: str | None) -> None:
         """Seat ``s`` now knows ``card`` is in ``zone`` (None: a public zone or one of its own zones)."""
+        if not self.track:
+            return
         if zone is None or (zone[0] != "w" and int(zone[1:]) == s):
             self.known[s].pop(card, None)
         else:
@@ -229,6 +241,8 @@ class State:
         ``seen`` is the seats that see which card moved (None: everybody). Every other seat forgets all it
         knew about the source zone, since it cannot tell which card left it.
         """
+        if not self.track:
+            return
         known = self.known
         owner = -1 if dst is None or dst[0] == "w" else int(dst[1:])
         if seen is None:

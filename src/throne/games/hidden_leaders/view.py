@@ -121,6 +121,8 @@ def view(st: State, seat: int | None) -> dict[str, Any]:
 
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < st.players):
         raise ValueError(f"seat must be None or 0..{st.players - 1}, not {seat!r}")
+    if not st.track:
+        raise ValueError("a clone(track=False) keeps no knowledge, so it has no views")
     over = st.phase == "over"
     pend, pend_seat = _pending(st) if st.phase == "resolve" else ([], None)
     d: dict[str, Any] = {
@@ -161,7 +163,7 @@ def view(st: State, seat: int | None) -> dict[str, Any]:
         d["winning_faction"] = scoring.winning_faction(st.red, st.green)
         d["winner"] = scoring.winner(st)
     else:
-        who, kind, card, _ = rules.decision(st)
+        who, kind, card, _, _ = rules.decision(st)
         d["to_play"] = who
         d["decision"] = {"seat": who, "kind": kind, "card": card, "prompt": _prompt(kind, card)}
         d["legal_moves"] = rules.legal_moves(st) if who == seat else []
@@ -197,6 +199,8 @@ def determinize(st: State, seat: int, rng: random.Random) -> State:
     """A full state consistent with everything ``seat`` knows; every unknown card is dealt at random."""
     if not (isinstance(seat, int) and 0 <= seat < st.players):
         raise ValueError(f"seat must be 0..{st.players - 1}, not {seat!r}")
+    if not st.track:
+        raise ValueError("a clone(track=False) keeps no knowledge to determinise from")
     s = st.clone()
     s.seed = rng.randrange(2**32)
     s.history = []
