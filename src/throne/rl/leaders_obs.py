@@ -68,6 +68,9 @@ ALL_CELLS: tuple[str, ...] = tuple(
     for q in range(-RADIUS, RADIUS + 1)
     for row in range(1, 2 * RADIUS + 2 - abs(q))
 )
+_INDEX: tuple[dict[str, tuple[int, int]], ...] = tuple(
+    {cell: cell_index(cell, observer) for cell in ALL_CELLS} for observer in (0, 1)
+)
 _RECRUIT = (
     tuple(f"{col}1" for col in COLUMNS),
     ("a4", "b5", "c6", "d7", "e6", "f5", "g4"),
@@ -94,9 +97,10 @@ def encode(view: Mapping[str, Any], observer: int) -> np.ndarray:
     planes = _STATIC[observer].copy()
     turn = view["turn"]
     acted = set(view.get("acted") or ())
+    index = _INDEX[observer]
     for piece in view["pieces"]:
         side, code = piece["side"], piece["code"]
-        row, col = cell_index(piece["cell"], observer)
+        row, col = index[piece["cell"]]
         base = MINE if side == observer else THEIRS
         planes[base + _CODE_INDEX[code], row, col] = 1.0
         if side == turn and code in acted:
