@@ -84,7 +84,6 @@ class State:
         self._stack: list[list[Any]] = []
         self._history: list[int] = []
         self._reps: dict[tuple[Any, ...], int] = {}
-        self._start = ""
         if draw_rule and phase == ACTION and acted == 0:
             self._reps[self._rep_key()] = 1
         self._start = self.position()
