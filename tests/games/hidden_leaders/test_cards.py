@@ -285,7 +285,7 @@ ROWS = [
      ["R-1", ["0:goblin-cryptographer", f"1:{SSS}", "skip"], f"1:{SSS}", ["seat 2"], "seat 2"],
      {"party1": "", "party2": SSS}, "move-to-third-player"),
     ("goblin-cryptographer", {"players": 2, "parties": {1: SSS}},
-     ["R-1", ["0:goblin-cryptographer", "skip"], "0:goblin-cryptographer", ["seat 1"], "seat 1"],
+     ["R-1", ["0:goblin-cryptographer", "skip"], "0:goblin-cryptographer"],
      {"party0": "", "party1": f"{SSS} goblin-cryptographer"}, "two-players"),
     ("careless-cartographer", {"parties": {0: f"~{LL}", 1: f"~{FF}"}},
      ["R+1", ["1:down0"], "1:down0", ["0:down0"], "0:down0"],

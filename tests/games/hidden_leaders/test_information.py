@@ -145,6 +145,19 @@ def test_public_forms_hide_secret_choices() -> None:
     assert st.history[-1] == (0, "hand keen-koi")
 
 
+def assert_knowledge_is_true(st: hl.State) -> None:
+    """Every fact a seat holds is true: knowledge is only ever forgotten, never wrong."""
+    for seat, facts in enumerate(st.known):
+        for card, zone in facts.items():
+            if zone == "w":
+                assert card in st.wilderness, (seat, card, zone)
+            elif zone[0] == "h":
+                assert card in st.hands[int(zone[1:])], (seat, card, zone)
+            else:
+                assert (card, False) in st.parties[int(zone[1:])], (seat, card, zone)
+            assert zone == "w" or int(zone[1:]) != seat
+
+
 @settings(max_examples=25, deadline=None)
 @given(seed=hs.integers(0, 10**6), players=hs.integers(2, 6), modules=hs.sampled_from(MODULE_SETS))
 def test_json_round_trip_at_every_step(seed: int, players: int, modules: tuple[str, ...]) -> None:
@@ -158,6 +171,7 @@ def test_json_round_trip_at_every_step(seed: int, players: int, modules: tuple[s
         if steps % 7 == 0:
             seat = rng.randrange(players)
             assert back.view(seat) == st.view(seat)
+            assert_knowledge_is_true(st)
         move = rng.choice(st.legal_moves())
         st.play(move)
         back.play(move)

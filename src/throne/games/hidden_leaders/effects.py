@@ -998,6 +998,9 @@ def _c_crypto(st: State, fr: Frame, v: Any) -> None:
     if v is None:
         return
     me, (p, i) = fr["seat"], v
+    if st.players == 2:  # the opponent is the only destination: no choice
+        _c_crypto_move(st, {"pos": [p, i]}, 1 - me)
+        return
     dest = [q for q in range(st.players) if q not in (me, p)]
     st.ask("pick-seat", me, fr["card"], "seat", "crypto-move", ps=dest, pos=[p, i])
 
