@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import Any
 
 import numpy as np
@@ -15,8 +16,8 @@ class IllegalActionError(ValueError):
     """An action id that is not legal for the deciding seat in the current state."""
 
 
-class Codec:
-    """Encodings of one game. Subclasses fill in the engine calls."""
+class Codec(ABC):
+    """Encodings of one game; each subclass makes the engine calls of its game."""
 
     game: str
     num_players: int
@@ -26,26 +27,29 @@ class Codec:
     def __deepcopy__(self, memo: dict) -> Codec:
         return self  # configuration only: shared by copies of environments and OpenSpiel states
 
+    @abstractmethod
     def new_state(self, seed: int) -> Any:
-        raise NotImplementedError
+        """A new game dealt by `seed`."""
 
+    @abstractmethod
     def observe(self, state: Any, seat: int) -> np.ndarray:
-        raise NotImplementedError
+        """What `seat` sees of `state`, as an array of shape `obs_shape`."""
 
+    @abstractmethod
     def legal_actions(self, state: Any) -> dict[int, str]:
         """`{action id: move string}` for the seat to play, ids ascending."""
-        raise NotImplementedError
 
+    @abstractmethod
     def render(self, state: Any) -> str:
-        raise NotImplementedError
+        """A plain-text picture of the public state."""
 
     def apply(self, state: Any, action: int, move: str) -> None:
         """Play a legal action (`move` is its string from `legal_actions`)."""
         state.play(move)
 
+    @abstractmethod
     def action_of(self, state: Any, move: str) -> int:
         """The id of a legal move in any accepted spelling."""
-        raise NotImplementedError
 
     def mask(self, legal: dict[int, str]) -> np.ndarray:
         out = np.zeros(self.num_actions, dtype=np.int8)
