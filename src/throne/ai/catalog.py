@@ -41,6 +41,18 @@ def leaders_turns(seed: int = 0, budget: Budget | None = None, name: str = "turn
     return TurnSearchBot(seed, budget, name, ops=OPS)
 
 
+def hidden_greedy(seed: int = 0, budget: Budget | None = None, name: str = "greedy") -> Any:
+    from throne.ai.ismcts import DeterminizedGreedyBot
+
+    return DeterminizedGreedyBot(seed, budget, name)
+
+
+def hidden_ismcts(seed: int = 0, budget: Budget | None = None, name: str = "ismcts") -> Any:
+    from throne.ai.ismcts import IsmctsBot
+
+    return IsmctsBot(seed, budget, name)
+
+
 def _register_leaders() -> None:
     game = LEADERS.name
     register_game(LEADERS)
@@ -76,9 +88,23 @@ def _register_hidden_leaders() -> None:
     game = HIDDEN_LEADERS.name
     register_game(HIDDEN_LEADERS)
     register_bot(game, "random", RandomBot, "uniformly random legal moves")
-    register_level(game, "easy", "random", Budget(), "random legal moves")
-    register_level(game, "medium", "random", Budget(), "random legal moves")
-    register_level(game, "hard", "random", Budget(), "random legal moves")
+    register_bot(
+        game,
+        "greedy",
+        hidden_greedy,
+        "one decision ahead, averaged over sampled worlds (iterations = worlds)",
+        budget=Budget(iterations=8),
+    )
+    register_bot(
+        game,
+        "ismcts",
+        hidden_ismcts,
+        "single-observer information-set MCTS over determinized worlds",
+        budget=Budget(iterations=300),
+    )
+    register_level(game, "easy", "greedy", Budget(iterations=4), "greedy over 4 sampled worlds")
+    register_level(game, "medium", "ismcts", Budget(iterations=100), "ISMCTS, 100 iterations")
+    register_level(game, "hard", "ismcts", Budget(iterations=400), "ISMCTS, 400 iterations")
 
 
 def register_builtins() -> None:

@@ -14,23 +14,31 @@ from typing import Any
 
 from throne.ai.search import SearchOps
 from throne.games.leaders.board import DISTANCE, LINE2, NEIGHBOURS
-from throne.games.leaders.pieces import AR, AS, CU, NUM_KINDS
+from throne.games.leaders.pieces import AR, AS, CU, NE, NUM_KINDS
+from throne.games.leaders.rules import ACTION
 
 #: Weights of the features (tuned by arena play against the greedy and random bots).
 W_ATTACKER = 1.0
-W_ASSASSIN_NEAR = 0.6
+W_REACH = 0.45
+W_THREAT = 1.2
 W_SURROUND = 1.5
-W_CLOSE = (0.0, 0.0, 0.3, 0.12, 0.04)
+W_CLOSE = (0.0, 0.0, 0.2, 0.1, 0.04)
 W_PIECE = 0.25
 W_LEADER_ROOM = 0.08
 SCALE = 1.1
 
-def attack_score(board: list[int], loc: list[int], side: int) -> float:
-    """How hard `side` presses the enemy Leader (higher is better for `side`)."""
+
+def attack_score(board: list[int], loc: list[int], side: int, movers: int) -> float:
+    """How hard `side` presses the enemy Leader (higher is better for `side`).
+
+    `movers` is a bit mask of the piece kinds of `side` that may still act before the enemy does (every
+    kind for the side to play at the start of its turn, none for the other side): those of them one step
+    away from a free cell next to the enemy Leader are a threat of capture.
+    """
     target = loc[side ^ 1]
     if target < 0:
         return 0.0
-    score = 0.0
+    adjacent = 0
     occupied = 0
     neighbours = NEIGHBOURS[target]
     for c in neighbours:
@@ -40,32 +48,46 @@ def attack_score(board: list[int], loc: list[int], side: int) -> float:
         occupied += 1
         if p & 1 == side:
             kind = p >> 1
-            if kind != CU and kind != AR:
-                score += W_ATTACKER
-    surrounded = occupied / len(neighbours)
-    score += W_SURROUND * surrounded * surrounded
+            if kind == AS:
+                adjacent += 2
+            elif kind != CU and kind != AR:
+                adjacent += 1
     archer = loc[AR * 2 + side]
     if archer >= 0 and archer in LINE2[target]:
-        score += W_ATTACKER
+        adjacent += 1
     dist = DISTANCE[target]
-    assassin = loc[AS * 2 + side]
-    if assassin >= 0 and dist[assassin] == 2:
-        score += W_ASSASSIN_NEAR
+    score = W_ATTACKER * adjacent + W_SURROUND * (occupied / len(neighbours)) ** 2
+    reach = 0
     pieces = 0
-    for kind in range(1, NUM_KINDS):
+    for kind in range(NUM_KINDS):
         c = loc[kind * 2 + side]
         if c < 0:
             continue
-        pieces += 1
+        if kind:
+            pieces += 1
         d = dist[c]
         if d < len(W_CLOSE):
             score += W_CLOSE[d]
-    score += W_PIECE * pieces
+        if (
+            d == 2
+            and kind != CU
+            and kind != AR
+            and kind != NE
+            and any(board[f] < 0 and dist[f] == 1 for f in NEIGHBOURS[c])
+        ):
+            reach += 2 if kind == AS else 1
+            if (movers >> kind) & 1 and adjacent < 2:
+                adjacent += 2 if kind == AS else 1
+    score += W_REACH * reach + W_PIECE * pieces
+    if movers and adjacent >= 2:
+        score += W_THREAT
     own = loc[side]
     if own >= 0:
-        free = sum(1 for c in NEIGHBOURS[own] if board[c] < 0)
-        score += W_LEADER_ROOM * free
+        score += W_LEADER_ROOM * sum(1 for c in NEIGHBOURS[own] if board[c] < 0)
     return score
+
+
+ALL_KINDS = (1 << NUM_KINDS) - 1
 
 
 def evaluate(state: Any) -> tuple[float, float]:
@@ -75,7 +97,10 @@ def evaluate(state: Any) -> tuple[float, float]:
             return 0.5, 0.5
         return (1.0, 0.0) if state.winner == 0 else (0.0, 1.0)
     board, loc = state.board, state.loc
-    diff = attack_score(board, loc, 0) - attack_score(board, loc, 1)
+    turn = state.turn
+    movers = ALL_KINDS & ~state.acted_mask if state.phase_id == ACTION else 0
+    south = attack_score(board, loc, 0, movers if turn == 0 else 0)
+    diff = south - attack_score(board, loc, 1, movers if turn == 1 else 0)
     v = 1.0 / (1.0 + math.exp(-SCALE * diff))
     return v, 1.0 - v
 

@@ -1,0 +1,51 @@
+"""Leaders bots: legal moves everywhere, immediate wins found, determinism, the state left untouched."""
+
+from __future__ import annotations
+
+import pytest
+
+from throne import ai
+from throne.ai.base import Budget
+
+from .positions import leaders_positions, winning_positions
+
+GAME = "leaders"
+SMALL = Budget(iterations=40)
+
+
+@pytest.mark.parametrize("name", ai.bot_names(GAME))
+def test_every_bot_plays_legal_moves(name: str) -> None:
+    for i, state in enumerate(leaders_positions(12, seed=10)):
+        before = state.position()
+        seat = state.to_play
+        move = ai.make_bot(GAME, name, seed=i).choose(state, seat, SMALL)
+        assert move in state.legal_moves()
+        assert state.position() == before
+
+
+@pytest.mark.parametrize(
+    ("name", "budget"),
+    [
+        ("greedy", Budget()),
+        ("mcts", Budget(iterations=300)),
+        ("alphabeta", Budget(iterations=3000)),
+        ("turns", Budget(iterations=3000)),
+    ],
+)
+def test_bots_take_an_immediate_capture(name: str, budget: Budget) -> None:
+    for state, wins in winning_positions(4):
+        assert ai.make_bot(GAME, name, seed=3).choose(state, state.to_play, budget) in wins
+
+
+@pytest.mark.parametrize("name", ["mcts", "alphabeta", "turns", "medium"])
+def test_search_is_deterministic(name: str) -> None:
+    state = leaders_positions(1, seed=42, max_moves=30)[0]
+    budget = Budget(iterations=400)
+    moves = {ai.make_bot(GAME, name, seed=8).choose(state, state.to_play, budget) for _ in range(2)}
+    assert len(moves) == 1
+
+
+def test_bot_refuses_the_wrong_seat() -> None:
+    state = leaders_positions(1, seed=3)[0]
+    with pytest.raises(ai.NotToPlayError):
+        ai.make_bot(GAME, "greedy").choose(state, 1 - state.to_play)
