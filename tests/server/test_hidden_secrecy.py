@@ -1,0 +1,111 @@
+"""A whole Hidden Leaders game (bots + one person + a spectator): no message reveals a secret.
+
+Every message a seat or the spectator receives is compared with the engine's own view for that seat at that
+ply (rebuilt afterwards from the finished game's record), and no card or leader that is hidden from that
+seat at that ply may appear anywhere in it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from tests.server.helpers import hello, read_until
+from throne.games import hidden_leaders as hl
+
+TOKEN = re.compile(r"[a-z]+(?:-[a-z]+)*")
+
+
+def _secrets(full: dict[str, Any], view: dict[str, Any], seat: int | None) -> set[str]:
+    """Cards and leaders hidden from `seat` at this point, minus whatever its view legitimately shows."""
+    hidden: set[str] = set(full["harbor"]) | set(full["wilderness"])
+    for other in range(full["players"]):
+        if other == seat:
+            continue
+        hidden |= set(full["hands"][other])
+        hidden |= {p["card"] for p in full["parties"][other] if not p["up"]}
+        if full["leaders"][other]:
+            hidden.add(full["leaders"][other])
+    hidden |= set(hl.LEADERS) - {x for x in full["leaders"] if x}  # leaders out of the game
+    return hidden - set(TOKEN.findall(json.dumps(view)))
+
+
+def _tokens(message: dict[str, Any], own_input: str | None = None) -> set[str]:
+    text = json.dumps(message)
+    if own_input:
+        text = text.replace(own_input, "")
+    return set(TOKEN.findall(text))
+
+
+def test_no_message_reveals_a_hidden_card(client: TestClient) -> None:
+    r = client.post(
+        "/api/play-bot", json={"game": "hidden-leaders", "players": 4, "bot": "random", "name": "Hu"}
+    )
+    assert r.status_code == 201, r.text
+    game_id, seat, token = r.json()["game"]["id"], r.json()["seat"], r.json()["token"]
+    rng = random.Random(5)
+    received: dict[int | None, list[dict[str, Any]]] = {seat: [], None: []}
+    errors: list[tuple[str, dict[str, Any], int]] = []
+    with (
+        client.websocket_connect(f"/ws/games/{game_id}") as me,
+        client.websocket_connect(f"/ws/games/{game_id}") as spectator,
+    ):
+        hello(me, token)
+        hello(spectator, None, spectate=True)
+        tried_illegal = False
+        while True:
+            msg, before = read_until(me, "state")
+            received[seat] += [*before, msg]
+            if msg["status"] == "finished":
+                break
+            if msg["your_turn"]:
+                if not tried_illegal:  # name a card this seat cannot know: the error must not confirm it
+                    tried_illegal = True
+                    guess = f"play {sorted(hl.CARDS)[rng.randrange(len(hl.CARDS))]}"
+                    me.send_json({"type": "move", "move": guess, "ply": msg["ply"]})
+                    error, more = read_until(me, "error")
+                    received[seat] += more
+                    errors.append((guess, error, msg["ply"]))
+                me.send_json({"type": "move", "move": rng.choice(msg["legal_moves"]), "ply": msg["ply"]})
+        while True:
+            msg, before = read_until(spectator, "state", limit=2000)
+            received[None] += [*before, msg]
+            if msg["status"] == "finished":
+                break
+
+    record = client.get(f"/api/games/{game_id}/record").json()
+    state = hl.new_game(
+        players=4, seed=record["seed"], variant=record["variant"], modules=tuple(record["modules"])
+    )
+    plies = [(state.view(seat), state.view(None), state.to_json())]
+    for mover, move in record["moves"]:
+        assert state.to_play == mover
+        state.play(move)
+        plies.append((state.view(seat), state.view(None), state.to_json()))
+    assert state.is_over and record["result"]["winner"] == state.winner
+
+    checked = 0
+    for who, messages in received.items():
+        states = [m for m in messages if m["type"] == "state"]
+        assert states[-1]["ply"] == len(record["moves"])
+        for message in messages:
+            if message["type"] != "state":
+                assert message["type"] in {"welcome", "table"}
+                assert not _tokens(message) & _secrets(plies[0][2], plies[0][1], None)
+                continue
+            mine, public, full = plies[message["ply"]]
+            view = mine if who == seat else public
+            assert message["view"] == view
+            if full["phase"] != "over":
+                assert not _tokens(message) & _secrets(full, view, who), (who, message["ply"])
+            checked += 1
+    assert checked > 20
+    assert errors
+    for guess, error, ply in errors:
+        assert error["code"] == "illegal_move"
+        mine, _, full = plies[ply]
+        assert not _tokens(error, guess) & _secrets(full, mine, seat)
