@@ -50,7 +50,7 @@ def test_unknown_opponent_is_a_clear_error() -> None:
     with pytest.raises(SystemExit, match="unknown opponent 'mcts'"):
         term.play(opponent="mcts", input_fn=lambda _p: "1", out=lambda _s: None)
     with pytest.raises(ValueError, match="unknown opponent"):
-        term._bot_move(hl.new_game(seed=1), 0, "greedy", __import__("random").Random(1))
+        term._bot_move(hl.new_game(seed=1), 0, "grandmaster", __import__("random").Random(1))
 
 
 def test_bad_arguments_are_clear_errors() -> None:

@@ -10,18 +10,24 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from throne import ai
 from throne.games import hidden_leaders as hl
 
-OPPONENTS = ("random",)
+OPPONENTS = tuple(ai.bot_names("hidden-leaders"))
 InputFn = Callable[[str], str]
 OutputFn = Callable[[str], None]
 
 
 def _bot_move(state: hl.State, seat: int, opponent: str, rng: random.Random) -> str:
-    """The move of a bot seat. Only ``random`` exists so far; other bots plug in here."""
-    if opponent != "random":
+    """The move of a bot seat: any bot or level of ``throne.ai`` (``throne bots hidden-leaders``).
+
+    The bot is handed the full state but reads it only through ``view(seat)`` and ``determinize(seat)``.
+    """
+    if opponent == "random":
+        return rng.choice(state.legal_moves())
+    if opponent not in OPPONENTS:
         raise ValueError(f"unknown opponent {opponent!r}: available opponents are {', '.join(OPPONENTS)}")
-    return rng.choice(state.legal_moves())
+    return ai.make_bot("hidden-leaders", opponent, seed=rng.randrange(2**31)).choose(state, seat)
 
 
 def _name(card: str | None) -> str:

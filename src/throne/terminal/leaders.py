@@ -31,10 +31,20 @@ Royal Guard, Nemesis), FROM:TARGET>DEST (Bruiser, Claw pull, Manipulator, Brewma
 
 
 def _bot_move(state: leaders.State, opponent: str, rng: random.Random) -> str:
-    """The move string the computer opponent ``opponent`` plays in ``state`` (for ``state.to_play``)."""
+    """The move string the computer opponent ``opponent`` plays in ``state`` (for ``state.to_play``).
+
+    ``opponent`` is any bot or level of ``throne.ai`` (``throne bots leaders``).
+    """
     if opponent == "random":
         return rng.choice(state.legal_moves())
-    raise ValueError(f"unknown opponent {opponent!r} for Leaders: use 'human' or 'random'")
+    from throne import ai
+
+    try:
+        bot = ai.make_bot("leaders", opponent, seed=rng.randrange(2**31))
+    except ai.UnknownBotError:
+        names = ", ".join(ai.bot_names("leaders"))
+        raise ValueError(f"unknown opponent {opponent!r} for Leaders: use 'human' or {names}") from None
+    return bot.choose(state, state.to_play)
 
 
 def _cell_label(state: leaders.State) -> dict[str, Text]:
