@@ -19,6 +19,9 @@ DEFAULT_BUDGET = Budget(iterations=20000)
 WIN_BONUS = 1e-3
 """Terminal values are pushed beyond [0, 1] by this much per remaining ply, so faster wins score higher."""
 
+WIDEN = 3
+"""How much wider the own beams of the whole-turn search get when every candidate turn loses."""
+
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 
 
@@ -176,10 +179,13 @@ class TurnSearchBot:
 
     The candidate turns of a seat come from a beam search inside the turn: partial turns are extended by
     every legal action, positions reached by different orders are merged, and the `width` best partial
-    turns (by the heuristic) survive each step; the `keep` best completed turns are the candidates. A
-    decision of the other seat inside a turn (a Nemesis reaction) is taken greedily for that seat. The
+    turns (by the heuristic) survive each step; the `keep` best completed turns are the candidates (the
+    replies of the other seat use the narrower `reply_width` and `reply_keep`). A
+    decision of the other seat inside a turn (a Nemesis reaction) is taken greedily for that seat; when the
+    searching seat itself must answer inside the other seat's turn, its "turn" is that one decision. The
     searcher deepens over turns (1, 2, 3, ...) until the budget, counted in heuristic evaluations, runs out,
-    then plays the first action of the best turn of the last completed depth.
+    then plays the first action of the best turn of the last completed depth. The rest of that turn is
+    kept as a plan: while the game follows it (same positions), the next calls play it without searching.
     """
 
     def __init__(
@@ -191,6 +197,10 @@ class TurnSearchBot:
         ops: SearchOps | None = None,
         width: int = 6,
         keep: int = 8,
+        reply_width: int = 2,
+        reply_keep: int = 4,
+        diverse: bool = False,
+        root_keep: int = 12,
         max_depth: int = 6,
     ) -> None:
         self.name = name
@@ -198,6 +208,13 @@ class TurnSearchBot:
         self.ops = ops or SearchOps()
         self.width = width
         self.keep = keep
+        self.reply_width = reply_width
+        self.reply_keep = reply_keep
+        self.diverse = diverse
+        self.root_keep = root_keep
+        self._diverse = False
+        self._candidates: list[list[Any]] | None = None
+        self._plan: list[tuple[Hashable, Any]] = []
         self.max_depth = max_depth
         self._rng = random.Random(seed)
         self.last_depth = 0
@@ -209,6 +226,10 @@ class TurnSearchBot:
         actions = ops.actions(state)
         if len(actions) == 1:
             return ops.move_string(state, actions[0])
+        if self._plan and self._plan[0][0] == ops.key(state) and self._plan[0][1] in actions:
+            return ops.move_string(state, self._plan.pop(0)[1])
+        self._plan = []
+        self._candidates = None
         self._me = seat
         self._clock = (budget or Budget()).or_default(self.default_budget).clock()
         best_turn: list[Any] | None = None
@@ -220,13 +241,42 @@ class TurnSearchBot:
                 break
             best_turn = turn
             self.last_depth = depth
-            if value >= 1.0 or value <= 0.0:
+            if value >= 1.0:
+                break
+            if value <= 0.0:
+                best_turn = self._widen(state, depth) or best_turn
                 break
         self.last_iterations = self._clock.done
         if not best_turn:
             # not even one depth finished: the greedy action
             best_turn = [max(actions, key=lambda a: self._after(state, a))]
+        self._remember(state, seat, best_turn)
         return ops.move_string(state, best_turn[0])
+
+    def _widen(self, state: Any, depth: int) -> list[Any] | None:
+        """Every candidate turn loses: search again with wider own beams, while the budget lasts."""
+        saved = self.width, self.keep, self.root_keep, self._candidates
+        self.width, self.keep, self.root_keep = self.width * WIDEN, self.keep * WIDEN, self.root_keep * WIDEN
+        self._candidates = None
+        try:
+            value, turn = self._root(state, depth)
+        except _OutOfBudget:
+            return None
+        finally:
+            self.width, self.keep, self.root_keep, self._candidates = saved
+        return turn if value > 0.0 else None
+
+    def _remember(self, state: Any, seat: int, turn: list[Any]) -> None:
+        """Keep the own actions after the first one, each with the position it is meant for."""
+        ops = self.ops
+        plan = []
+        for done, action in enumerate(turn):
+            if done and state.to_play == seat:
+                plan.append((ops.key(state), action))
+            ops.apply(state, action)
+        for _ in turn:
+            ops.undo(state)
+        self._plan = plan
 
     def _after(self, state: Any, action: Any) -> float:
         self.ops.apply(state, action)
@@ -241,13 +291,18 @@ class TurnSearchBot:
         return self.ops.values(state)[self._me]
 
     def _root(self, state: Any, depth: int) -> tuple[float, list[Any]]:
+        if self._candidates is None:
+            self._candidates = self.turns(state, state.to_play, diverse=self.diverse)
         best_value, best_turn = -2.0, []
         alpha, beta = -2.0, 2.0
-        for turn in self.turns(state, state.to_play):
+        for turn in self._candidates:
             value = self._play_turn(state, turn, depth - 1, alpha, beta)
             if value > best_value:
                 best_value, best_turn = value, turn
             alpha = max(alpha, value)
+        if best_turn:  # search the best turn first at the next depth
+            self._candidates.remove(best_turn)
+            self._candidates.insert(0, best_turn)
         return best_value, best_turn
 
     def _play_turn(self, state: Any, turn: list[Any], depth: int, alpha: float, beta: float) -> float:
@@ -280,11 +335,20 @@ class TurnSearchBot:
                 break
         return best
 
-    def turns(self, state: Any, side: int) -> list[list[Any]]:
-        """The `keep` most promising whole turns of `side` from `state`, best first (action lists)."""
+    def turns(self, state: Any, side: int, diverse: bool = False) -> list[list[Any]]:
+        """The `keep` most promising whole turns of `side` from `state`, best first (action lists).
+
+        `diverse`: the best turn for every first action is followed too, and the candidates are the
+        `root_keep` best turns with different first actions.
+        """
         ops = self.ops
         start = ops.turn_id(state)
-        sign = 1.0 if side == self._me else -1.0
+        mine = side == self._me
+        sign = 1.0 if mine else -1.0
+        width, keep = (self.width, self.keep) if mine else (self.reply_width, self.reply_keep)
+        if diverse:
+            keep = self.root_keep
+        self._diverse = diverse
         beam: list[list[Any]] = [[]]
         done: dict[Hashable, tuple[float, list[Any]]] = {}
         while beam:
@@ -298,9 +362,16 @@ class TurnSearchBot:
                     for _ in prefix:
                         ops.undo(state)
             ranked = sorted(grown.values(), key=lambda t: -t[0])
-            beam = [seq for _, seq in ranked[: self.width]]
+            beam = [seq for _, seq in ranked[:width]]
+            if diverse:
+                firsts = {seq[0] for seq in beam}
+                for _, seq in ranked[width:]:
+                    if seq[0] not in firsts:
+                        firsts.add(seq[0])
+                        beam.append(seq)
+        self._diverse = False
         ranked = sorted(done.values(), key=lambda t: -t[0])
-        return [seq for _, seq in ranked[: self.keep]]
+        return [seq for _, seq in ranked[:keep]]
 
     def _extend(
         self,
@@ -313,20 +384,21 @@ class TurnSearchBot:
         done: dict[Hashable, tuple[float, list[Any]]],
     ) -> None:
         ops = self.ops
+        owner = ops.turn_owner(state) == side
         for action in ops.actions(state):
             ops.apply(state, action)
             try:
                 seq = [*prefix, action]
-                if not state.is_over and ops.turn_id(state) == start and state.to_play != side:
+                if owner and not state.is_over and ops.turn_id(state) == start and state.to_play != side:
                     reply = self._reply(state, sign)
                     ops.apply(state, reply)
                     seq.append(reply)
                     try:
-                        self._file(state, sign, start, seq, grown, done)
+                        self._file(state, side, sign, start, seq, grown, done)
                     finally:
                         ops.undo(state)
                 else:
-                    self._file(state, sign, start, seq, grown, done)
+                    self._file(state, side, sign, start, seq, grown, done)
             finally:
                 ops.undo(state)
 
@@ -347,6 +419,7 @@ class TurnSearchBot:
     def _file(
         self,
         state: Any,
+        side: int,
         sign: float,
         start: Hashable,
         seq: list[Any],
@@ -356,9 +429,14 @@ class TurnSearchBot:
         key = self.ops.key(state)
         if key is None:
             key = tuple(seq)
-        finished = state.is_over or self.ops.turn_id(state) != start
-        table = done if finished else grown
-        if key in table:
+        finished = state.is_over or self.ops.turn_id(state) != start or state.to_play != side
+        if not finished:
+            if key not in grown:
+                grown[key] = (sign * self._value(state), seq)
             return
+        # completed turns that differ only in their last details (which card is recruited where) compete
+        # for one place among the candidates, so that the candidates differ in what the pieces do
+        group = seq[0] if self._diverse else self.ops.turn_group(seq)
         value = self.ops.terminal_values(state)[self._me] if state.is_over else self._value(state)
-        table[key] = (sign * value, seq)
+        if group not in done or sign * value > done[group][0]:
+            done[group] = (sign * value, seq)

@@ -13,6 +13,7 @@ from collections.abc import Hashable
 from typing import Any
 
 from throne.ai.search import SearchOps
+from throne.games.leaders.actions import MOVE_STRINGS
 from throne.games.leaders.board import DISTANCE, LINE2, NEIGHBOURS
 from throne.games.leaders.pieces import AR, AS, CU, NE, NUM_KINDS
 from throne.games.leaders.rules import ACTION
@@ -125,6 +126,13 @@ class LeadersOps(SearchOps):
 
     def turn_id(self, state: Any) -> Hashable:
         return (state.turns, state.is_over)
+
+    def turn_owner(self, state: Any) -> int:
+        return state.turn
+
+    def turn_group(self, actions: list[Any]) -> Hashable:
+        """A turn's actions without its recruitments: turns that only recruit differently are one plan."""
+        return tuple(a for a in actions if not MOVE_STRINGS[a].startswith("+"))
 
     def key(self, state: Any) -> Hashable:
         return state.key()

@@ -37,6 +37,14 @@ class SearchOps:
         """Changes exactly when a turn ends; by default every action is a whole turn."""
         return len(getattr(state, "history", ())) + (1000000 if state.is_over else 0)
 
+    def turn_owner(self, state: Any) -> int:
+        """The seat whose turn it is (it may differ from `to_play` while another seat answers)."""
+        return state.to_play
+
+    def turn_group(self, actions: list[Any]) -> Hashable:
+        """Completed turns with the same group are alternatives of one plan; the searcher keeps the best."""
+        return tuple(actions)
+
     def key(self, state: Any) -> Hashable | None:
         key = getattr(state, "key", None)
         return key() if key is not None else None

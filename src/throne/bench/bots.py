@@ -2,7 +2,9 @@
 
 Search bots run for a fixed time and report iterations per second (MCTS iterations, alpha-beta nodes,
 heuristic evaluations of the whole-turn search, determinized playouts of ISMCTS); bots without a search
-loop report decisions per second. Each figure is the median over `runs` positions.
+loop report decisions per second. Rates are per CPU second of the process (`time.process_time`), so a
+loaded machine does not distort them (the time budgets themselves are wall-clock); each figure is the median
+over `runs` positions.
 """
 
 from __future__ import annotations
@@ -39,22 +41,22 @@ def measure(game: str, name: str, state: Any, seconds: float) -> tuple[float, st
     bot = registry.make_bot(game, name, seed=1)
     seat = state.to_play
     if hasattr(bot, "last_iterations"):
-        started = time.perf_counter()
+        started = time.process_time()
         bot.choose(state, seat, Budget(seconds=seconds))
-        return bot.last_iterations / (time.perf_counter() - started), "iterations/s"
+        return bot.last_iterations / (time.process_time() - started), "iterations/s"
     decisions = 0
-    started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
+    started = time.process_time()
+    while time.process_time() - started < seconds:
         bot.choose(state, seat)
         decisions += 1
-    return decisions / (time.perf_counter() - started), "decisions/s"
+    return decisions / (time.process_time() - started), "decisions/s"
 
 
 def run(game: str, runs: int = 5, seconds: float = 2.0) -> None:
     """Print the median rate of every plain bot (levels are these bots with fixed budgets)."""
     names = [n for n in registry.bot_names(game) if not registry.bot_entry(game, n).level]
     states = positions(game, runs)
-    print(f"{game} bots: median of {runs} positions, {seconds:g} s each")
+    print(f"{game} bots: median of {runs} positions, {seconds:g} s each, rates per CPU second")
     print(f"{'bot':<12} {'rate':>12}  unit")
     for name in names:
         rates = [measure(game, name, state, seconds) for state in states]
