@@ -3,6 +3,7 @@ Chromium driven by Playwright. Screenshots go to docs/screenshots/."""
 
 from __future__ import annotations
 
+import io
 import socket
 import threading
 import time
@@ -87,5 +88,14 @@ def contexts(browser: Browser, server: str) -> Iterator[Contexts]:
 
 
 def screenshot(page: Page, name: str) -> None:
+    """Save a PNG of the viewport, reduced to a 256-colour palette when Pillow is there (smaller files)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=False)
+    path = SCREENSHOTS / f"{name}.png"
+    png = page.screenshot(full_page=False)
+    try:
+        from PIL import Image
+    except ImportError:
+        path.write_bytes(png)
+        return
+    with Image.open(io.BytesIO(png)) as image:
+        image.convert("RGB").quantize(colors=256).save(path, optimize=True)

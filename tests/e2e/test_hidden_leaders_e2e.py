@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import PHONE, Contexts, screenshot
-from tests.e2e.drivers import HiddenClicker
+from tests.e2e.drivers import MY_TURN_OR_OVER, HiddenClicker, is_over
 
 pytestmark = pytest.mark.e2e
 MAX_DECISIONS = 400
@@ -43,6 +43,18 @@ def assert_spectator_sees_no_secret(spectator: Page, secrets: set[str]) -> None:
     assert downs >= 1
 
 
+def compare_with_spectator(page: Page, spectator: Page) -> None:
+    """While the game waits on the player, both pages show the same position: compare them there."""
+    page.wait_for_function(MY_TURN_OR_OVER)
+    if is_over(page):
+        return
+    ply = int(page.get_attribute("#table-root", "data-ply"))
+    spectator.wait_for_function(
+        "(p) => Number(document.querySelector('#table-root').dataset.ply) === p", arg=ply
+    )
+    assert_spectator_sees_no_secret(spectator, secrets_of(page))
+
+
 def test_whole_hidden_leaders_game_against_bots_with_a_spectator(contexts: Contexts) -> None:
     page = contexts.page()
     start_hidden_vs_bots(page)
@@ -61,11 +73,7 @@ def test_whole_hidden_leaders_game_against_bots_with_a_spectator(contexts: Conte
         decisions += 1
         assert decisions < MAX_DECISIONS, "the game did not end"
         if decisions % 6 == 1:
-            spectator.wait_for_function(
-                "(p) => Number(document.querySelector('#table-root').dataset.ply) >= p",
-                arg=int(page.get_attribute("#table-root", "data-ply")),
-            )
-            assert_spectator_sees_no_secret(spectator, secrets_of(page))
+            compare_with_spectator(page, spectator)
         if decisions == 4:
             page.wait_for_function("() => document.querySelector('#table-root').dataset.myTurn === 'true'")
             screenshot(page, "hidden-leaders-en")
@@ -94,5 +102,7 @@ def test_whole_hidden_leaders_game_against_bots_with_a_spectator(contexts: Conte
     screenshot(page, "hidden-leaders-en-phone-end")
     page.click("#replay-link")
     expect(page.locator("#replay-step")).to_contain_text("of")
+    expect(page.locator("#parties .hl-card.back")).to_have_count(0)
+    screenshot(page, "hidden-leaders-replay-en-phone")
     page.click("#replay-prev")
     expect(page.locator("#power-track .space")).to_have_count(12)

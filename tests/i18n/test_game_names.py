@@ -36,3 +36,11 @@ def test_catalogue_names_only_real_cards_and_pieces() -> None:
 def test_english_card_names_match_the_engine() -> None:
     differ = {c.id: c.name for c in CARDS.values() if i18n.t("en", f"hl.card.{c.id}.name") != c.name}
     assert differ == {}
+
+
+def test_every_decision_kind_has_a_prompt() -> None:
+    from throne.games.hidden_leaders.rules import PROMPTS
+
+    for lang in i18n.LANGUAGES:
+        messages = i18n.catalog(lang)
+        assert [kind for kind in PROMPTS if f"hl.decision.{kind}" not in messages] == []

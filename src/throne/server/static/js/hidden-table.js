@@ -286,6 +286,11 @@ export class HiddenTable {
     const about = decision.card ? ` (${cardName(decision.card)})` : "";
     prompt.textContent = t(kindKey) + about;
     prompt.dataset.kind = decision.kind;
+    const about2 = $("#decision-card", this.root);
+    if (about2) {
+      about2.replaceChildren();
+      if (decision.card && has(`hl.card.${decision.card}.text`)) about2.append(cardEl(decision.card));
+    }
     const pending = view.pending_cards || [];
     if (pending.length) {
       options.append(h("div", { class: "cards", id: "pending-cards" }, ...pending.map((c) => (typeof c === "string" ? c : c && c.card)).filter(Boolean).map((c) => cardEl(c, { pick: `pick ${c}` }))));
