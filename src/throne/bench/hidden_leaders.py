@@ -11,15 +11,10 @@ from throne.games import hidden_leaders as hl
 PLAYER_COUNTS = (2, 4, 6)
 
 
-def playout(players: int, seed: int, modules: tuple[str, ...] = ("core",), track: bool = True) -> int:
-    """One random game from the deal to the end; returns the number of decisions.
-
-    ``track=False`` plays on a ``clone(track=False)`` as search playouts do (no per-seat knowledge).
-    """
+def game_api(players: int, seed: int) -> int:
+    """One random game through the public API (legal_moves + play, knowledge tracked)."""
     rng = random.Random(seed)
-    st = hl.new_game(players=players, seed=seed, modules=modules)
-    if not track:
-        st = st.clone(track=False)
+    st = hl.new_game(players=players, seed=seed)
     n = 0
     while st.phase != "over":
         st.play(rng.choice(st.legal_moves()))
@@ -27,15 +22,28 @@ def playout(players: int, seed: int, modules: tuple[str, ...] = ("core",), track
     return n
 
 
-def measure(players: int, seconds: float, seed0: int = 0, track: bool = True) -> tuple[float, float]:
-    """(games/s, decisions/s) of random playouts during about ``seconds``."""
+def game_playout(players: int, seed: int) -> int:
+    """One random game on the search fast path: ``clone(track=False)`` + ``random_playout``."""
+    st = hl.new_game(players=players, seed=seed).clone(track=False)
+    return hl.random_playout(st, random.Random(seed))
+
+
+MODES = {"api": game_api, "playout": game_playout}
+
+
+def measure(players: int, seconds: float, seed0: int = 0, mode: str = "api") -> tuple[float, float]:
+    """(games/s, decisions/s) of random games during about ``seconds`` of CPU time.
+
+    CPU time (not wall time) is measured so that other processes on a shared machine do not count.
+    """
+    game = MODES[mode]
     games = decisions = 0
-    start = time.perf_counter()
+    start = time.process_time()
     end = start + seconds
     while True:
-        decisions += playout(players, seed0 + games, track=track)
+        decisions += game(players, seed0 + games)
         games += 1
-        now = time.perf_counter()
+        now = time.process_time()
         if now >= end:
             break
     elapsed = now - start
@@ -43,15 +51,14 @@ def measure(players: int, seconds: float, seed0: int = 0, track: bool = True) ->
 
 
 def run(runs: int = 5, seconds: float = 2.0) -> None:
-    """Print the median of ``runs`` timed runs for 2, 4 and 6 players."""
-    print(f"Hidden Leaders random playouts, modules=core, median of {runs} runs of {seconds:g} s")
-    print("full = the engine as a game server uses it (knowledge tracked for views);")
-    print("playout = clone(track=False), the search fast path")
+    """Print the median of ``runs`` timed runs for 2, 4 and 6 players and both modes."""
+    print(f"Hidden Leaders random games, modules=core, one core, median of {runs} runs of {seconds:g} CPU s")
+    print("api     = legal_moves() + play(move) with knowledge tracking (as a game server runs it)")
+    print("playout = clone(track=False) + random_playout(), the search fast path")
     print(f"{'players':>7} {'mode':>8} {'games/s':>10} {'decisions/s':>12} {'decisions/game':>15}")
     for players in PLAYER_COUNTS:
-        for track in (True, False):
-            results = [measure(players, seconds, seed0=1000 * r, track=track) for r in range(runs)]
+        for mode in MODES:
+            results = [measure(players, seconds, seed0=1000 * r, mode=mode) for r in range(runs)]
             g = statistics.median(r[0] for r in results)
             d = statistics.median(r[1] for r in results)
-            mode = "full" if track else "playout"
             print(f"{players:>7} {mode:>8} {g:>10.1f} {d:>12.0f} {d / g:>15.1f}")

@@ -30,7 +30,7 @@ def random_state(seed: int, players: int, modules: tuple[str, ...], steps: int) 
 def visible_cards(st: hl.State, seat: int | None) -> set[str]:
     vis = {c for p in st.parties for c, u in p if u} | {c for c in st.tavern if c} | set(st.graveyard)
     if st.last:
-        vis |= set(st.last[1].split())
+        vis |= set(re.findall(r"[a-z]+(?:-[a-z]+)+", st.last[1]))
     if st.stack:
         vis |= set(st.chain)
         for fr in st.stack:

@@ -42,3 +42,38 @@ def test_random_games_end_with_a_result(players: int, modules: tuple[str, ...], 
         assert hl.record_to_state(rec).to_json() == st.to_json()
         scores = st.scores()
         assert sum(r["winner"] for r in scores) == (0 if st.winner is None else 1)
+
+
+def _core(st: hl.State) -> dict:
+    d = st.to_json()
+    for key in ("known", "history", "last"):
+        d.pop(key)
+    return d
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_random_step_only_takes_legal_moves(players: int) -> None:
+    from throne.games.hidden_leaders.playout import random_step
+
+    st = hl.new_game(players=players, seed=players, modules=("core", "kickstarter", "queens"))
+    rng = random.Random(players)
+    steps = 0
+    while not st.is_over and steps < 400:
+        outcomes = []
+        for m in st.legal_moves():
+            c = st.clone()
+            c.play(m)
+            outcomes.append(_core(c))
+        fast = st.clone()
+        random_step(fast, rng)
+        assert _core(fast) in outcomes
+        st.play(rng.choice(st.legal_moves()))
+        steps += 1
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_random_playout_ends_games(players: int) -> None:
+    for seed in range(5):
+        st = hl.new_game(players=players, seed=seed, modules=MODULE_SETS[seed % 3]).clone(track=False)
+        n = hl.random_playout(st, random.Random(seed))
+        assert st.is_over and n > 0 and st.winning_faction is not None

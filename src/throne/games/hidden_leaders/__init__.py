@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 from .cards import CARDS, EMPEROR, FACTIONS, LEADERS, MODULES, THRESHOLDS, Card, Leader
+from .playout import random_playout
 from .record import RecordError, record_to_state
 from .rules import new_game
 from .state import IllegalMoveError, State
@@ -16,5 +17,5 @@ from .view import StateError, from_json
 
 __all__ = [
     "CARDS", "EMPEROR", "FACTIONS", "LEADERS", "MODULES", "THRESHOLDS", "Card", "IllegalMoveError", "Leader",
-    "RecordError", "State", "StateError", "from_json", "new_game", "record_to_state",
+    "RecordError", "State", "StateError", "from_json", "new_game", "random_playout", "record_to_state",
 ]

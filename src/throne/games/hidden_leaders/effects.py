@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import EMPEROR, FACTIONS, is_of
-from .state import Cand, Frame, State, ability, cont, filt, op
+from .state import ABILITIES, Cand, Frame, State, ability, cont, filt, op
 
 HT, IA, WF, UD = FACTIONS
 
@@ -111,8 +111,6 @@ def _f_fixed(st: State, fr: Frame) -> list[Cand]:
 
 @op("ability")
 def _op_ability(st: State, fr: Frame) -> None:
-    from .state import ABILITIES
-
     ABILITIES[fr["card"]](st, fr["me"], fr["card"])
 
 

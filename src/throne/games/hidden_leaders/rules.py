@@ -204,11 +204,6 @@ def play(st: State, move: str) -> None:
         _discard_down(st, seat, value)
 
 
-def apply_unchecked(st: State, move: str) -> None:
-    """Play a move known to be legal (search fast path; no validation)."""
-    play(st, move)
-
-
 def public_form(st: State, kind: str, move: str) -> str:
     if kind == "setup":
         return "setup"
@@ -238,7 +233,7 @@ def _setup(st: State, seat: int, value: tuple[str, str]) -> None:
 
 
 def _action(st: State, seat: int, move: str, value: Any) -> None:
-    if move.startswith("play "):
+    if isinstance(value, str):  # play <card>
         card = value
         st.hands[seat].remove(card)
         st.parties[seat].append((card, True))
@@ -276,7 +271,7 @@ def threshold(st: State) -> int:
 
 def _after_action(st: State) -> None:
     n = threshold(st)
-    if any(sum(1 for _, u in p if u) >= n for p in st.parties):
+    if any(len(p) >= n and sum(1 for _, u in p if u) >= n for p in st.parties):
         st.phase = "over"
         return
     st.phase = "draw"

@@ -17,7 +17,9 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from .cards import KEEPER, MARKER_OPTIONS, is_of
+from .cards import CARDS, KEEPER, MARKER_OPTIONS, is_of
+
+CARD_NO: dict[str, int] = {c: i for i, c in enumerate(CARDS)}
 
 Frame = dict[str, Any]
 Cand = tuple[str, Any]
@@ -161,8 +163,10 @@ class State:
         Deriving it from the state (instead of carrying a generator) keeps the JSON state small and exact.
         """
         key = hash((
-            int(self.seed), len(self.history), len(self.stack), self.red, self.green, len(self.harbor),
-            len(self.wilderness), len(self.graveyard), self.turn,
+            int(self.seed), len(self.stack), self.red, self.green, self.turn, len(self.harbor),
+            len(self.wilderness), len(self.graveyard), tuple(len(p) for p in self.parties),
+            tuple(len(h) for h in self.hands), CARD_NO.get(self.wilderness[0], 0) if self.wilderness else -1,
+            CARD_NO.get(self.graveyard[0], 0) if self.graveyard else -1,
         ))
         return random.Random(key)
 
