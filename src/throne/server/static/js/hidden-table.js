@@ -171,6 +171,8 @@ export class HiddenTable {
       track.append(cell);
     }
     $("#track-now", this.root).textContent = t("ui.hl.markers_now", { red, green });
+    const end = $("#track-end", this.root);
+    if (end && this.view.threshold) end.textContent = t("ui.hl.rules.end", { n: this.view.threshold });
   }
 
   renderMine() {
@@ -184,6 +186,7 @@ export class HiddenTable {
     if (!mine) return;
     const leader = (view.leaders || [])[this.seat];
     const factions = leader && DATA.leaders[leader] ? DATA.leaders[leader].factions : [];
+    if (factions.length === 2) box.title = t("ui.hl.allied_with", { a: factionName(factions[0]), b: factionName(factions[1]) });
     box.append(
       h("span", { class: "leader-name", "data-leader": leader || "", text: leaderName(leader) }),
       ...factions.map((f) => h("span", { class: `faction-chip ${f}`, text: factionName(f) })),
@@ -327,6 +330,7 @@ export class HiddenTable {
     return h(
       "div",
       { class: "actions" },
+      h("p", { text: t("ui.hl.setup_hint") }),
       h("label", {}, `${t("ui.hl.keep")} `, keepSel),
       h("label", {}, `${t("ui.hl.discard")} `, discardSel),
       confirm,

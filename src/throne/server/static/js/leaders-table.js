@@ -191,7 +191,9 @@ export class LeadersTable {
     } else if (mine) {
       turn.textContent = `${t("ui.table.your_turn")} — ${t(`ui.leaders.phase.${view.phase}`)}`;
     } else {
-      turn.textContent = `${t("ui.leaders.turn_of", { side: sideName(view.to_play) })} — ${t(`ui.leaders.phase.${view.phase}`)}`;
+      const who = this.seatName ? this.seatName(view.to_play) : null;
+      const waiting = who ? ` — ${t("ui.table.waiting_for", { name: who })}` : "";
+      turn.textContent = `${t("ui.leaders.turn_of", { side: sideName(view.to_play) })} — ${t(`ui.leaders.phase.${view.phase}`)}${waiting}`;
     }
     const you = $("#you-are", root);
     you.textContent = this.seat === 0 || this.seat === 1 ? t("ui.leaders.you_are", { side: sideName(this.seat) }) : t("ui.table.spectator");

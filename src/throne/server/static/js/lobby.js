@@ -109,7 +109,7 @@ function tableRow(game) {
   title.textContent = `${t("ui.lobby.table_of", { id: game.id })} · ${t(`ui.game.${game.game}`)}`;
   const seats = document.createElement("span");
   seats.className = "muted";
-  seats.textContent = ` — ${game.seats.map(seatText).join(", ")}${game.rated ? ` · ${t("ui.lobby.rated")}` : ""} `;
+  seats.textContent = ` — ${t(`ui.status.${game.status}`)} — ${game.seats.map(seatText).join(", ")}${game.rated ? ` · ${t("ui.lobby.rated")}` : ""} `;
   const link = document.createElement("a");
   link.className = "button secondary";
   link.href = `/games/${game.id}`;

@@ -64,7 +64,7 @@ function ensureController() {
   if (controller || !summary) return;
   if (summary.game === "leaders") {
     $("#leaders-ui").hidden = false;
-    controller = new LeadersTable(root, { send, seat });
+    controller = new LeadersTable(root, { send, seat, seatName: (i) => seatNames()[i] });
   } else {
     setGameData(JSON.parse($("#hl-data").textContent));
     $("#hidden-ui").hidden = false;
