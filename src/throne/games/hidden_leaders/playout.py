@@ -24,12 +24,13 @@ def random_step(st: State, rng: random.Random) -> None:
     """Apply one uniformly random legal decision."""
     ph = st.phase
     st._cache = None
+    rnd = rng.random
     if ph == "action":
         seat = st.turn
         hand = st.hands[seat]
         n = len(hand)
         combos = _COMBOS[n] if n < 12 else [c for k in (1, 2, 3) for c in combinations(range(n), k)]
-        r = rng.randrange(n + len(combos) + 1)
+        r = int(rnd() * (n + len(combos) + 1))
         if r < n:
             _action(st, seat, "", hand[r])
         elif r < n + len(combos):
@@ -41,10 +42,10 @@ def random_step(st: State, rng: random.Random) -> None:
         slots = [i for i, c in enumerate(st.tavern) if c is not None]
         if st.harbor or st.wilderness:
             slots.append(None)  # type: ignore[arg-type]
-        _draw(st, st.turn, slots[rng.randrange(len(slots))])
+        _draw(st, st.turn, slots[int(rnd() * len(slots))])
     elif ph == "discard":
         hand = st.hands[st.turn]
-        _discard_down(st, st.turn, hand[rng.randrange(len(hand))])
+        _discard_down(st, st.turn, hand[int(rnd() * len(hand))])
     elif ph == "resolve":
         _seat, _kind, _card, opts, moves = decision(st)
         st._cache = None

@@ -237,7 +237,8 @@ def _action(st: State, seat: int, move: str, value: Any) -> None:
         card = value
         st.hands[seat].remove(card)
         st.parties[seat].append((card, True))
-        st.moved(card, f"h{seat}", None, None)
+        if st.track:
+            st.moved(card, f"h{seat}", None, None)
         st.phase = "resolve"
         st.resolve(seat, card)
         run(st)
@@ -245,7 +246,8 @@ def _action(st: State, seat: int, move: str, value: Any) -> None:
     for c in value:
         st.hands[seat].remove(c)
         st.wilderness.insert(0, c)
-        st.moved(c, f"h{seat}", "w", (seat,))
+        if st.track:
+            st.moved(c, f"h{seat}", "w", (seat,))
     _after_action(st)
 
 
@@ -297,14 +299,16 @@ def _draw(st: State, seat: int, slot: int | None) -> None:
         c = st.tavern[slot]
         st.tavern[slot] = None
         st.hands[seat].append(c)  # type: ignore[arg-type]
-        st.moved(c, None, f"h{seat}", None)  # type: ignore[arg-type]
+        if st.track:
+            st.moved(c, None, f"h{seat}", None)  # type: ignore[arg-type]
     _continue_draw(st)
 
 
 def _discard_down(st: State, seat: int, card: str) -> None:
     st.hands[seat].remove(card)
     st.wilderness.insert(0, card)
-    st.moved(card, f"h{seat}", "w", (seat,))
+    if st.track:
+        st.moved(card, f"h{seat}", "w", (seat,))
     if len(st.hands[seat]) <= 3:
         _end_turn(st)
 
