@@ -1,0 +1,134 @@
+"""Tables: create, list, join, leave, private invites, start when full (random seating), take-overs."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+
+from tests.server.helpers import as_guest, hello, read_until
+from throne.server.app import create_app
+from throne.server.config import Settings
+
+
+def test_table_fills_up_and_starts_by_itself(client: TestClient) -> None:
+    as_guest(client, "Host")
+    r = client.post(
+        "/api/games",
+        json={
+            "game": "hidden-leaders",
+            "players": 4,
+            "bots": {"3": "random"},
+            "options": {"variant": "full", "modules": ["core"]},
+        },
+    )
+    assert r.status_code == 201, r.text
+    game = r.json()["game"]
+    game_id = game["id"]
+    assert game["status"] == "open" and [s["kind"] for s in game["seats"]] == ["human", "open", "open", "bot"]
+    assert game["you"] == {"seat": 0}
+    listed = client.get("/api/games?status=open&game=hidden-leaders").json()["games"]
+    assert [g["id"] for g in listed] == [game_id]
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        welcome, _ = hello(ws, r.json()["token"])
+        assert welcome["seat"] == 0 and welcome["game"]["status"] == "open"
+        as_guest(client, "Second")
+        assert client.post(f"/api/games/{game_id}/join", json={"seat": 2}).status_code == 200
+        table, _ = read_until(ws, "table")
+        while table["game"]["seats"][2]["kind"] == "open":  # the first may answer our own hello
+            table, _ = read_until(ws, "table")
+        assert table["game"]["seats"][2]["name"] == "Second"
+        as_guest(client, "Third")
+        joined = client.post(f"/api/games/{game_id}/join", json={}).json()
+        assert joined["game"]["status"] == "live"
+        state, _ = read_until(ws, "state", 0)
+        assert state["status"] == "live" and state["seat"] in range(4)
+    live = client.get(f"/api/games/{game_id}").json()["game"]
+    assert sorted(s["name"] for s in live["seats"]) == ["Host", "Second", "Third", "random"]
+    assert live["you"] == {"seat": joined["seat"]} and live["seats"][joined["seat"]]["name"] == "Third"
+    assert [g["id"] for g in client.get("/api/games?status=live").json()["games"]] == [game_id]
+    assert client.get("/api/games?status=open").json()["games"] == []
+
+
+def test_seating_and_seeds_are_random(client: TestClient) -> None:
+    souths = set()
+    for _ in range(20):  # all equal by chance: 2 in a million
+        as_guest(client, "Host")
+        created = client.post("/api/games", json={"game": "leaders"}).json()
+        as_guest(client, "Guest")
+        joined = client.post(f"/api/games/{created['game']['id']}/join", json={}).json()
+        souths.add(joined["game"]["seats"][0]["name"])
+    assert souths == {"Host", "Guest"}
+
+
+def test_leave_before_start_and_abort(client: TestClient) -> None:
+    as_guest(client, "Host")
+    created = client.post("/api/games", json={"game": "hidden-leaders", "players": 3}).json()
+    game_id = created["game"]["id"]
+    as_guest(client, "Other")
+    other = client.post(f"/api/games/{game_id}/join", json={}).json()
+    r = client.post(f"/api/games/{game_id}/leave", headers={"X-Seat-Token": other["token"]})
+    assert r.status_code == 200 and r.json()["game"]["seats"][1]["kind"] == "open"
+    r = client.post(f"/api/games/{game_id}/leave", headers={"X-Seat-Token": other["token"]})
+    assert r.status_code == 400
+    r = client.post(f"/api/games/{game_id}/leave", headers={"X-Seat-Token": created["token"]})
+    assert r.json()["game"]["status"] == "aborted"
+    assert client.get("/api/games?status=open").json()["games"] == []
+
+
+def test_private_tables_need_the_invite(client: TestClient) -> None:
+    as_guest(client, "Host")
+    created = client.post("/api/games", json={"game": "leaders", "private": True}).json()
+    game_id, invite = created["game"]["id"], created["invite"]
+    assert invite and client.get("/api/games").json()["games"] == []
+    client.cookies.clear()
+    assert client.get(f"/api/games/{game_id}").status_code == 404
+    assert client.post(f"/api/games/{game_id}/join", json={"invite": "wrong"}).status_code == 404
+    assert client.get(f"/api/games/{game_id}?invite={invite}").status_code == 200
+    joined = client.post(f"/api/games/{game_id}/join", json={"invite": invite, "name": "Friend"})
+    assert joined.status_code == 200 and joined.json()["game"]["status"] == "live"
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        ws.send_json({"type": "hello", "spectate": True})
+        assert read_until(ws, "error")[0]["code"] == "unknown_game"
+        welcome, _ = hello(ws, None, spectate=True, invite=invite)
+        assert welcome["seat"] is None
+
+
+def test_an_abandoned_seat_is_taken_over_by_a_bot(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path, secret_key="k", abandon_timeout=0.3, takeover_bot="random")
+    with TestClient(create_app(settings)) as client:
+        as_guest(client, "Stays")
+        created = client.post("/api/games", json={"game": "leaders"}).json()
+        game_id = created["game"]["id"]
+        as_guest(client, "Vanishes")
+        client.post(f"/api/games/{game_id}/join", json={})
+        with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+            welcome, _ = hello(ws, created["token"])
+            seat = welcome["seat"]
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                msg = ws.receive_json()
+                if msg["type"] == "table" and any(s.get("takeover") for s in msg["game"]["seats"]):
+                    break
+                if msg["type"] == "state" and msg["your_turn"]:
+                    ws.send_json({"type": "move", "move": msg["legal_moves"][0], "ply": msg["ply"]})
+            game = client.get(f"/api/games/{game_id}").json()["game"]
+            gone = game["seats"][1 - seat]
+            assert gone == {
+                "seat": 1 - seat,
+                "kind": "bot",
+                "name": "Vanishes",
+                "bot": "random",
+                "takeover": True,
+            }
+            assert game["seats"][seat]["kind"] == "human"
+            start = game["ply"]
+            while True:  # the bot now answers for the vanished player
+                msg = ws.receive_json()
+                if msg["type"] == "state" and msg["your_turn"] and msg["ply"] > start:
+                    break
+                if msg["type"] == "state" and msg["your_turn"]:
+                    ws.send_json({"type": "move", "move": msg["legal_moves"][0], "ply": msg["ply"]})
+                if msg["type"] == "state" and msg["status"] == "finished":
+                    break
