@@ -116,3 +116,27 @@ def test_observation_shows_own_hand_but_only_counts_of_others() -> None:
         assert blocks["zones"][hidden_obs.ZONE_HAND].sum() == len(hand)
         assert blocks["counts"][0, 0] == pytest.approx(len(hand) / 10)
         assert blocks["leaders"].sum() == 1.0  # only its own leader
+
+
+def test_looked_at_cards_are_placed_with_their_seat() -> None:
+    codec = HiddenLeadersCodec(4, ("core", "kickstarter"))
+    checked = 0
+    for seed in range(40):
+        state = hl.new_game(players=4, seed=seed, modules=("core", "kickstarter"))
+        rng = random.Random(seed)
+        while not state.is_over and checked < 20:
+            for seat in range(4):
+                for item in state.view(seat)["known"]:
+                    where = item["where"].split()
+                    if len(where) != 2 or int(where[1]) == seat:
+                        continue
+                    zones = hidden_obs.blocks(codec.observe(state, seat))["zones"]
+                    k = (int(where[1]) - seat) % 4
+                    card = hidden_obs.CARD_INDEX[item["card"]]
+                    assert zones[hidden_obs.ZONE_KNOWN_SEAT + k - 1, card] == 1.0
+                    assert zones[hidden_obs.ZONE_KNOWN, card] == 1.0
+                    checked += 1
+            state.play(rng.choice(state.legal_moves()))
+        if checked >= 20:
+            break
+    assert checked >= 20

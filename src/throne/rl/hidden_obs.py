@@ -18,8 +18,9 @@ The observation is one float32 vector, the concatenation of these blocks (C = nu
 | `threshold` | (1,) | face-up heroes that end the game / 10 |
 
 Zones, in order: own hand, own party face up, own party face down, party of relative seat 1..5 face up (5
-zones), Tavern, Graveyard, Graveyard top, privately looked at (`known`), card being resolved, cards held
-by the resolution in progress (`pending_cards`, when this seat may see them).
+zones), Tavern, Graveyard, Graveyard top, privately looked at (`known`, anywhere), card being resolved,
+cards held by the resolution in progress (`pending_cards`, when this seat may see them), looked-at cards
+known to be in the hand or party of relative seat 1..5 (5 zones), looked-at cards in the Wilderness.
 
 Everything comes from `view(observer)`, which holds only what that seat may know.
 """
@@ -51,7 +52,9 @@ ZONE_GRAVE_TOP = ZONE_GRAVEYARD + 1
 ZONE_KNOWN = ZONE_GRAVE_TOP + 1
 ZONE_RESOLVING = ZONE_KNOWN + 1
 ZONE_PENDING = ZONE_RESOLVING + 1  # cards held by a resolution that this seat sees (drawn, looked at)
-ZONES = ZONE_PENDING + 1
+ZONE_KNOWN_SEAT = ZONE_PENDING + 1  # looked-at cards in the hand or party of relative seat k, at + k - 1
+ZONE_KNOWN_WILDERNESS = ZONE_KNOWN_SEAT + MAX_SEATS - 1
+ZONES = ZONE_KNOWN_WILDERNESS + 1
 
 BLOCKS: dict[str, tuple[int, ...]] = {
     "zones": (ZONES, C),
@@ -142,8 +145,14 @@ def encode(view: Mapping[str, Any], observer: int) -> np.ndarray:
         zones[ZONE_GRAVE_TOP, CARD_INDEX[graveyard[0]]] = 1.0  # piles are listed top first
     for item in view.get("known") or ():
         card = item.get("card") if isinstance(item, Mapping) else None
-        if card in CARD_INDEX:
-            zones[ZONE_KNOWN, CARD_INDEX[card]] = 1.0
+        if card not in CARD_INDEX:
+            continue
+        zones[ZONE_KNOWN, CARD_INDEX[card]] = 1.0
+        where = str(item.get("where", "")).split()
+        if where[:1] == ["wilderness"]:
+            zones[ZONE_KNOWN_WILDERNESS, CARD_INDEX[card]] = 1.0
+        elif len(where) == 2 and where[1].isdigit() and rel(int(where[1])) > 0:
+            zones[ZONE_KNOWN_SEAT + rel(int(where[1])) - 1, CARD_INDEX[card]] = 1.0
     pending = view.get("pending_cards")
     if isinstance(pending, list):
         for card in pending:
