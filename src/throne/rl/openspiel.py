@@ -175,6 +175,10 @@ class LeadersState(pyspiel.State):
     def returns(self) -> list[float]:
         return self._codec.returns(self._engine.state)
 
+    def engine(self) -> Any:
+        """The Throne engine state behind this OpenSpiel state (do not modify it)."""
+        return self._engine.state
+
     def __str__(self) -> str:
         return self._engine.state.position()
 
@@ -280,6 +284,10 @@ class HiddenLeadersState(pyspiel.State):
 
     def returns(self) -> list[float]:
         return self._codec.returns(self._engine.state)
+
+    def engine(self) -> Any:
+        """The Throne engine state behind this OpenSpiel state (do not modify it)."""
+        return self._engine.state
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> HiddenLeadersState:
         """A state drawn from those `player_id` cannot tell apart from this one (`determinize`)."""
