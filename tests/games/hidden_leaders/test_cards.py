@@ -100,6 +100,8 @@ ROWS = [
     ("doubtful-priest", {"hands": {0: LL}}, ["R+2", "skip"], {"markers": (6, 4), "party0": "doubtful-priest"},
      "skip-extra"),
     ("doubtful-priest", {"markers": (12, 4)}, [["R-2"], "R-2"], {"markers": (10, 4)}, "only-changing"),
+    ("doubtful-priest", {"hands": {0: f"{FK} {E}"}}, ["R+2", ["skip"], "skip"], {"hand0": f"{FK} {E}"},
+     "asked-even-with-only-imperial-cards"),
     ("underestimated-squire", {"parties": {0: f"~{LL}"}, "hands": {0: FF}},
      [["0:down0", "skip"], "0:down0", [f"hand {FF}"], f"hand {FF}"],
      {"markers": (3, 3), "party0": f"~{FF} underestimated-squire", "hand0": LL}, "swap"),

@@ -583,7 +583,11 @@ def _priest(st: State, me: int, card: str) -> None:
 
 @op("priest-extra")
 def _op_priest_extra(st: State, fr: Frame) -> None:
-    st.ask("extra-play", fr["me"], fr["card"], "hand", "extra", may=True, prefix="play", nfac=IA)
+    # Asked whenever the hand is not empty, even with only Imperial cards (then only "skip"): skipping the
+    # question would tell the table that the hand holds no other card.
+    if st.hands[fr["me"]]:
+        st.ask("extra-play", fr["me"], fr["card"], "hand", "extra", may=True, prefix="play", nfac=IA,
+               always=True)
 
 
 @cont("extra")

@@ -257,8 +257,7 @@ def run(st: State) -> None:
     while stack:
         fr = stack[-1]
         if fr["op"] == "ask":
-            cands = FILTERS[fr["f"]](st, fr)
-            if cands:
+            if fr.get("always") or FILTERS[fr["f"]](st, fr):
                 return
             stack.pop()
             continue
