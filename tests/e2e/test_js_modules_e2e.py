@@ -103,3 +103,39 @@ def _check_labels(page: Page, lang: str, moves: list[str]) -> None:
     if lang != "en":
         untranslated = [m for m, label in zip(moves, labels, strict=True) if re.fullmatch(r"[a-z ]+", label)]
         assert untranslated == []
+
+
+NEIGHBOURS = [  # leaders.md §1 examples, plus a corner and an edge
+    ("d1", ["c1", "d2", "e1"]),
+    ("d4", ["c3", "c4", "d3", "d5", "e3", "e4"]),
+    ("c3", ["b2", "b3", "c2", "c4", "d3", "d4"]),
+    ("a1", ["a2", "b1", "b2"]),
+    ("g4", ["f4", "f5", "g3"]),
+]
+
+
+def test_board_geometry(page: Page) -> None:
+    script = """async (names) => {
+        const b = await import('/static/js/leaders-board.js');
+        const cells = b.cells();
+        return {
+            count: cells.length,
+            named: [[0, 3], [0, 0], [0, -3], [-3, 3], [3, -3]].map(([q, r]) => b.cellName(q, r)),
+            around: names.map((n) => b.neighbours(n).sort()),
+        };
+    }"""
+    got = page.evaluate(script, [name for name, _ in NEIGHBOURS])
+    assert got["count"] == 37
+    assert got["named"] == ["d1", "d4", "d7", "a1", "g4"]
+    assert got["around"] == [sorted(cells) for _, cells in NEIGHBOURS]
+
+
+def test_move_list_grouped_by_turn(page: Page) -> None:
+    moves = ["d1-d2", "end", "+CL@a1", "d7-d6", "end", "+RI@f5", "+AC@e6", "a1-a2", "end", "d6-d5", "end"]
+    script = "async (m) => (await import('/static/js/leaders-table.js')).groupTurns(m)"
+    assert page.evaluate(script, moves) == [
+        ["d1-d2", "end", "+CL@a1"],
+        ["d7-d6", "end", "+RI@f5", "+AC@e6"],
+        ["a1-a2", "end"],
+        ["d6-d5", "end"],
+    ]

@@ -48,13 +48,13 @@ def test_whole_leaders_game_against_a_bot_by_clicking(contexts: Contexts) -> Non
             for lang in ("fa", "ja"):
                 switch_language(page, lang)
                 expect(page.locator("#board .cell")).to_have_count(37)
-                expect(page.locator("#moves li").first).to_be_visible()
+                expect(page.locator("#moves .mv").first).to_be_visible()
                 screenshot(page, f"leaders-{lang}")
             switch_language(page, "en")
     result = page.locator("#result")
     expect(result).to_be_visible()
     expect(result).to_have_text(re.compile(r"You won!|You lost\.|Draw"))
-    assert page.locator("#moves li").count() > 2 * turns
+    assert page.locator("#moves .mv").count() > 2 * turns
     if "Draw" not in result.inner_text():
         expect(page.locator("#board .lost-mark")).to_have_count(1)
     page.set_viewport_size(PHONE)

@@ -72,4 +72,4 @@ def test_two_people_play_each_other(contexts: Contexts) -> None:
     heads = {re.match(r"You won!|You lost|Draw", page.inner_text("#result")).group() for page in (ann, bob)}
     assert heads in ({"You won!", "You lost"}, {"Draw"})
     # Both see the same move list.
-    assert ann.locator("#moves li").all_inner_texts() == bob.locator("#moves li").all_inner_texts()
+    assert ann.locator("#moves .mv").all_inner_texts() == bob.locator("#moves .mv").all_inner_texts()

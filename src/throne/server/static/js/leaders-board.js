@@ -22,6 +22,17 @@ export function cells() {
   return out;
 }
 
+/** Board neighbours of a cell (geometry of leaders.md §1, for drawing only). */
+export function neighbours(name) {
+  const q = COLUMNS.indexOf(name[0]) - 3;
+  const r = Math.min(3, 3 - q) - Number(name.slice(1)) + 1;
+  const steps = [[0, -1], [1, -1], [1, 0], [0, 1], [-1, 1], [-1, 0]];
+  return steps
+    .map(([dq, dr]) => [q + dq, r + dr])
+    .filter(([a, b]) => Math.max(Math.abs(a), Math.abs(b), Math.abs(a + b)) <= 3)
+    .map(([a, b]) => cellName(a, b));
+}
+
 export function cellName(q, r) {
   const rMax = Math.min(3, 3 - q);
   return `${COLUMNS[q + 3]}${rMax - r + 1}`;
@@ -73,6 +84,11 @@ export function drawBoard(svg, view, opts = {}) {
   const acted = new Set(view.acted || []);
   const last = new Set(lastMove);
 
+  const around = new Set();
+  if (lost !== null) {
+    const leader = (view.pieces || []).find((p) => p.code === "L" && p.side === lost);
+    if (leader) for (const cell of neighbours(leader.cell)) around.add(cell);
+  }
   for (const { name, q, r } of cells()) {
     const [cx, cy] = centre(q, r, flip);
     const piece = byCell.get(name);
@@ -80,6 +96,7 @@ export function drawBoard(svg, view, opts = {}) {
     const g = el("g", { class: "cell", "data-cell": name }, svg);
     if (kind) g.classList.add(kind);
     if (last.has(name) && !kind) g.classList.add("path");
+    if (around.has(name)) g.classList.add("around-lost");
     let hexClass = "hex";
     if (SOUTH_RECRUIT.has(name)) hexClass += " recruit-south";
     if (NORTH_RECRUIT.has(name)) hexClass += " recruit-north";

@@ -52,6 +52,25 @@ export function renderMarket(container, view, { pickable = new Set(), chosen = n
   container.appendChild(deck);
 }
 
+/** Split a move list into turns for display: a turn closes after its recruitments, or after `end` when no
+ * recruitment follows (notation only, leaders.md §5.1). */
+export function groupTurns(moves) {
+  const turns = [];
+  let current = [];
+  let prev = null;
+  for (const move of moves) {
+    const closes = prev !== null && !move.startsWith("+") && (prev === "end" || prev.startsWith("+"));
+    if (closes) {
+      turns.push(current);
+      current = [];
+    }
+    current.push(move);
+    prev = move;
+  }
+  if (current.length) turns.push(current);
+  return turns;
+}
+
 /** Result line of a finished game from the view. */
 export function resultText(view, mySeat) {
   if (!view.is_over) return "";
@@ -228,9 +247,14 @@ export class LeadersTable {
   renderMoves() {
     const list = $("#moves", this.root);
     list.replaceChildren();
-    for (const move of this.moves) {
+    for (const turn of groupTurns(this.moves)) {
       const li = document.createElement("li");
-      li.textContent = move;
+      for (const move of turn) {
+        const span = document.createElement("span");
+        span.className = "mv";
+        span.textContent = move;
+        li.append(span, " ");
+      }
       list.appendChild(li);
     }
     list.scrollTop = list.scrollHeight;
