@@ -71,6 +71,7 @@ def test_replay_steps_through_a_record() -> None:
     term.replay(st.record(), input_fn=lambda _p: "", out=out.append)
     text = "\n".join(out)
     assert "Game over." in text and f"#{len(st.history)} seat" in text
+    assert "hand of seat 0:" in text  # the end reveals every hand
     early = "\n".join(out[:40])
     assert "keep " not in early  # setup choices are shown in their public form
     out.clear()

@@ -69,6 +69,8 @@ def render(v: dict[str, Any]) -> str:
             _name(h["card"]) + ("" if h["up"] else " (down)") if h["card"] else "[face down]" for h in party
         ) or "-"
         lines.append(f"Seat {p} ({who}){tag}: {count} in hand, {ups}/{v['threshold']} face up: {heroes}")
+        if isinstance(hand, list) and p != seat:  # revealed at the end of the game
+            lines.append(f"  hand of seat {p}: " + (", ".join(_name(c) for c in hand) or "-"))
     if seat is not None and isinstance(v["hands"][seat], list):
         lines.append("Your hand: " + (", ".join(_name(c) for c in v["hands"][seat]) or "-"))
     lines.append("Tavern: " + ", ".join(_name(c) if c else "(empty)" for c in v["tavern"]))
