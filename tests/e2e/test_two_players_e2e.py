@@ -73,3 +73,23 @@ def test_two_people_play_each_other(contexts: Contexts) -> None:
     assert heads in ({"You won!", "You lost"}, {"Draw"})
     # Both see the same move list.
     assert ann.locator("#moves .mv").all_inner_texts() == bob.locator("#moves .mv").all_inner_texts()
+
+
+def test_private_table_by_invite_link(contexts: Contexts) -> None:
+    ann, bob = contexts.page(), contexts.page()
+    ann.goto("/")
+    ann.select_option("#create-game", "leaders")
+    ann.select_option('#seat-setup select[data-seat="1"]', "human")
+    ann.check("#create-private")
+    ann.click("#create-submit")
+    ann.wait_for_url(re.compile(r"/games/\d+\?invite="))
+    expect(ann.locator("#waiting-invite")).to_contain_text(ann.url)
+    game_id = re.search(r"/games/(\d+)", ann.url).group(1)
+    bob.goto("/")
+    expect(bob.locator("#open-tables > *").first).to_be_visible()
+    assert bob.locator(f'#open-tables li[data-game-id="{game_id}"]').count() == 0
+    bob.goto(ann.url)
+    bob.click("#join-seat")
+    for page in (ann, bob):
+        expect(page.locator("#board .cell")).to_have_count(37)
+    assert {data(ann, "seat"), data(bob, "seat")} == {"0", "1"}
