@@ -38,6 +38,13 @@ def leaders_turns(seed: int = 0, budget: Budget | None = None, name: str = "turn
     from throne.ai.alphabeta import TurnSearchBot
     from throne.ai.leaders_eval import OPS
 
+    return TurnSearchBot(seed, budget, name, ops=OPS, diverse=True)
+
+
+def leaders_quickturns(seed: int = 0, budget: Budget | None = None, name: str = "quickturns") -> Any:
+    from throne.ai.alphabeta import TurnSearchBot
+    from throne.ai.leaders_eval import OPS
+
     return TurnSearchBot(seed, budget, name, ops=OPS)
 
 
@@ -76,12 +83,21 @@ def _register_leaders() -> None:
         game,
         "turns",
         leaders_turns,
-        "alpha-beta over whole turns (beam-searched candidate turns)",
-        budget=Budget(iterations=20000),
+        "alpha-beta over whole turns; candidates: the best turn for every first action",
+        budget=Budget(iterations=12000),
+    )
+    register_bot(
+        game,
+        "quickturns",
+        leaders_quickturns,
+        "alpha-beta over whole turns; candidates: the few best turns of one beam",
+        budget=Budget(iterations=2000),
     )
     register_level(game, "easy", "greedy", Budget(), "greedy: one action ahead")
-    register_level(game, "medium", "turns", Budget(iterations=2000), "whole-turn search, 2,000 evaluations")
-    register_level(game, "hard", "turns", Budget(iterations=20000), "whole-turn search, 20,000 evaluations")
+    register_level(
+        game, "medium", "quickturns", Budget(iterations=2000), "narrow whole-turn search, 2,000 evaluations"
+    )
+    register_level(game, "hard", "turns", Budget(iterations=12000), "whole-turn search, 12,000 evaluations")
 
 
 def _register_hidden_leaders() -> None:
@@ -103,8 +119,8 @@ def _register_hidden_leaders() -> None:
         budget=Budget(iterations=300),
     )
     register_level(game, "easy", "greedy", Budget(iterations=4), "greedy over 4 sampled worlds")
-    register_level(game, "medium", "ismcts", Budget(iterations=100), "ISMCTS, 100 iterations")
-    register_level(game, "hard", "ismcts", Budget(iterations=400), "ISMCTS, 400 iterations")
+    register_level(game, "medium", "ismcts", Budget(iterations=30), "ISMCTS, 30 iterations")
+    register_level(game, "hard", "ismcts", Budget(iterations=100), "ISMCTS, 100 iterations")
 
 
 def register_builtins() -> None:
