@@ -76,7 +76,7 @@ export function moveLabel(move, names) {
   if ((m = /^keep (\S+) discard (\S+)$/.exec(move))) return `${t("ui.hl.keep")}: ${card(m[1])} · ${t("ui.hl.discard")}: ${card(m[2])}`;
   if ((m = /^play (\S+)$/.exec(move))) return `${t("ui.hl.play")}: ${card(m[1])}`;
   if ((m = /^discard ((?:\S+ ?){1,3})$/.exec(move)) && m[1].split(" ").every((id) => has(`hl.card.${id}.name`))) {
-    return `${t("ui.hl.discard")}: ${m[1].split(" ").map(card).join(", ")}`;
+    return `${t("ui.hl.discard")}: ${m[1].split(" ").map(card).join(t("ui.list.sep"))}`;
   }
   if (move === "pass") return t("ui.hl.pass");
   if (move === "flip" || move === "look") return t(`ui.hl.option.${move}`);
@@ -98,6 +98,14 @@ export function moveLabel(move, names) {
   if ((m = /^faction (\S+)$/.exec(move))) return factionName(m[1]);
   // Anything else (marker options such as "R+1 G-1", public log forms): card ids become names.
   return move.split(" ").map((word) => (has(`hl.card.${word}.name`) ? cardName(word) : word)).join(" ");
+}
+
+/** Display order of the options: play a card first, passing and skipping late, multi-card discards last. */
+function optionRank(move) {
+  if (move.startsWith("play ")) return 0;
+  if (move === "pass" || move === "skip") return 2;
+  if (/^discard \S+ \S+/.test(move)) return 3;
+  return 1;
 }
 
 function isMarkerMove(move) {
@@ -302,7 +310,7 @@ export class HiddenTable {
       options.append(this.setupPicker());
       return;
     }
-    for (const move of this.legal) {
+    for (const move of [...this.legal].sort((a, b) => optionRank(a) - optionRank(b))) {
       const label = moveLabel(move, this.names);
       const button = h("button", { type: "button", "data-move": move, text: label, onclick: () => this.play(move) });
       if (isMarkerMove(move)) button.classList.add("marker-option");
