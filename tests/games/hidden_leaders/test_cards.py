@@ -371,3 +371,15 @@ def test_every_card_has_rows() -> None:
     tested = {r[0] for r in ROWS}
     missing = sorted(set(hl.CARDS) - tested - {E})
     assert not missing, missing
+
+
+def test_gorgon_buries_a_random_face_up_hero_reproducibly() -> None:
+    setup = {"parties": {1: f"{LL} {PIG} ~{FF}"}}
+    buried = set()
+    for seed in range(12):
+        st = run_card("gorgeous-gorgon", dict(setup, seed=seed), ["R+1", "seat 1"])
+        again = run_card("gorgeous-gorgon", dict(setup, seed=seed), ["R+1", "seat 1"])
+        assert st.graveyard == again.graveyard and len(st.graveyard) == 1
+        assert st.graveyard[0] in {LL, PIG} and (FF, False) in st.parties[1]
+        buried.add(st.graveyard[0])
+    assert buried == {LL, PIG}  # both outcomes occur
