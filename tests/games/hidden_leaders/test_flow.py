@@ -210,6 +210,10 @@ def test_from_json_rejects_bad_states() -> None:
         hl.from_json(dict(data, markers={"red": 13, "green": 4}))
     with pytest.raises(hl.StateError):
         hl.from_json({"game": "hidden-leaders"})
+    with pytest.raises(hl.StateError, match="seed"):
+        hl.from_json(dict(data, seed="x"))
+    spec_only = {k: v for k, v in data.items() if k not in ("known", "history", "last")}
+    assert hl.from_json(spec_only).legal_moves() == hl.from_json(data).legal_moves()
 
 
 def test_json_shape_at_main_action() -> None:

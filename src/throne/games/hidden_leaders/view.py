@@ -83,6 +83,8 @@ def from_json(data: dict[str, Any]) -> State:
         st.turn = int(data["turn"])
         st.phase = data["phase"]
         st.seed = data["seed"]
+        if not isinstance(st.seed, int) or isinstance(st.seed, bool):
+            raise _fail(f"seed must be an integer, not {st.seed!r}")
         st.known = [dict(k) for k in data.get("known") or [{} for _ in range(st.players)]]
         st.history = [(int(s), str(m)) for s, m in data.get("history", [])]
         last = data.get("last")
