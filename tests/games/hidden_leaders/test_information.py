@@ -158,7 +158,7 @@ def assert_knowledge_is_true(st: hl.State) -> None:
             assert zone == "w" or int(zone[1:]) != seat
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=10, deadline=None)
 @given(seed=hs.integers(0, 10**6), players=hs.integers(2, 6), modules=hs.sampled_from(MODULE_SETS))
 def test_json_round_trip_at_every_step(seed: int, players: int, modules: tuple[str, ...]) -> None:
     rng = random.Random(seed)
