@@ -37,3 +37,8 @@ export function cardName(id) {
 export function pieceName(code) {
   return has(`leaders.piece.${code}.name`) ? t(`leaders.piece.${code}.name`) : code;
 }
+
+/** Localised name of a bot level (the server's own name when the catalogue has none). */
+export function botName(level) {
+  return has(`ui.bot.${level}`) ? t(`ui.bot.${level}`) : level;
+}

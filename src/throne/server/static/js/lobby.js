@@ -1,6 +1,6 @@
 // The lobby: play a bot in one click, create a table (players, bots and levels, rated, private), list open and
 // live tables with join / watch.
-import { loadCatalog, t } from "./i18n.js";
+import { loadCatalog, t, botName } from "./i18n.js";
 import { api, saveToken } from "./net.js";
 import { showError } from "./common.js";
 
@@ -43,7 +43,7 @@ function fillSeats() {
     select.name = `seat-${seat}`;
     select.dataset.seat = seat;
     select.append(option("human", t("ui.lobby.seat_human")));
-    for (const level of levels(game)) select.append(option(level, t("ui.lobby.bot", { level })));
+    for (const level of levels(game)) select.append(option(level, t("ui.lobby.bot", { level: botName(level) })));
     select.value = defaultLevel(levels(game));
     const label = document.createElement("label");
     label.append(`${t("ui.lobby.seat", { n: seat })} `, select);
@@ -98,7 +98,7 @@ async function create(event) {
 
 function seatText(s) {
   if (s.kind === "open") return t("ui.lobby.open_seat");
-  if (s.kind === "bot") return t("ui.lobby.bot", { level: s.bot || s.name });
+  if (s.kind === "bot") return t("ui.lobby.bot", { level: botName(s.bot || s.name) });
   return s.name;
 }
 
@@ -143,7 +143,7 @@ async function main() {
   }
   const quick = $("#quick-level");
   const quickLevels = levels("leaders");
-  quick.replaceChildren(...quickLevels.map((l) => option(l, l)));
+  quick.replaceChildren(...quickLevels.map((l) => option(l, botName(l))));
   quick.value = defaultLevel(quickLevels);
   $("#play-bot-leaders").addEventListener("click", () => playBot("leaders"));
   $("#play-bot-hidden").addEventListener("click", () => playBot("hidden-leaders"));

@@ -1,6 +1,6 @@
 // The replay viewer: steps forward and back through the views the server stored for a game (a finished
 // Hidden Leaders game is fully revealed).
-import { loadCatalog, t, cardName } from "./i18n.js";
+import { loadCatalog, t, cardName, botName } from "./i18n.js";
 import { api } from "./net.js";
 import { showError } from "./common.js";
 import { drawBoard } from "./leaders-board.js";
@@ -77,7 +77,7 @@ async function main() {
   await loadCatalog(document.documentElement.lang);
   try {
     game = (await api(`/api/games/${gameId}`)).game;
-    names = game.seats.map((s) => (s.kind === "bot" ? t("ui.table.bot_seat", { n: s.seat, level: s.bot || s.name }) : s.name || "?"));
+    names = game.seats.map((s) => (s.kind === "bot" ? t("ui.table.bot_seat", { n: s.seat, level: botName(s.bot || s.name) }) : s.name || "?"));
     const data = await api(`/api/games/${gameId}/replay?start=0&limit=1000`);
     steps = data.steps || [];
     result = game.result;

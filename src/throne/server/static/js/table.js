@@ -1,6 +1,6 @@
 // A game page: finds this browser's seat (token), opens the game socket, and hands every state to the
 // Leaders or Hidden Leaders table. Waiting tables show their seats and a join button.
-import { loadCatalog, t } from "./i18n.js";
+import { loadCatalog, t, botName } from "./i18n.js";
 import { GameSocket, api, savedToken, saveToken } from "./net.js";
 import { LeadersTable } from "./leaders-table.js";
 import { HiddenTable, setGameData } from "./hidden-table.js";
@@ -23,7 +23,7 @@ function seatNames() {
   return (summary ? summary.seats : []).map((s) => {
     if (s.kind === "open") return t("ui.lobby.open_seat");
     if (s.kind === "bot" && s.takeover) return t("ui.table.bot_takeover", { name: s.name });
-    if (s.kind === "bot") return t("ui.table.bot_seat", { n: s.seat, level: s.bot || s.name });
+    if (s.kind === "bot") return t("ui.table.bot_seat", { n: s.seat, level: botName(s.bot || s.name) });
     return s.name;
   });
 }
