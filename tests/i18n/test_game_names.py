@@ -6,8 +6,10 @@ from __future__ import annotations
 import pytest
 
 from throne import i18n
-from throne.games.hidden_leaders.cards import CARDS, FACTIONS, LEADERS
+from throne.games import hidden_leaders as hl
 from throne.games.leaders.pieces import CODES
+
+CARDS, FACTIONS, LEADERS = hl.CARDS, hl.FACTIONS, hl.LEADERS
 
 
 def _keys() -> list[str]:

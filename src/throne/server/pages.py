@@ -8,6 +8,7 @@ The page language comes from the ``throne_lang`` cookie (set by the switcher) or
 from __future__ import annotations
 
 import json
+from functools import cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -35,15 +36,18 @@ def page_language(request: Request) -> str:
     return i18n.negotiate(request.headers.get("accept-language"))
 
 
-def _hidden_leaders_data() -> dict[str, Any]:
-    """Card factions and leader alliances for the Hidden Leaders scripts, taken from the engine's tables."""
-    from throne.games.hidden_leaders.cards import CARDS, FACTIONS, LEADERS
+@cache
+def _hidden_leaders_data() -> str:
+    """Card factions and leader alliances for the Hidden Leaders scripts (engine tables), as JSON."""
+    from throne.games import hidden_leaders as hl
 
-    return {
-        "cards": {card.id: card.faction for card in CARDS.values()},
-        "leaders": {x.id: {"number": x.number, "factions": list(x.factions)} for x in LEADERS.values()},
-        "factions": list(FACTIONS),
-    }
+    return _script_json(
+        {
+            "cards": {card.id: card.faction for card in hl.CARDS.values()},
+            "leaders": {x.id: {"number": x.number, "factions": [*x.factions]} for x in hl.LEADERS.values()},
+            "factions": list(hl.FACTIONS),
+        }
+    )
 
 
 def _script_json(data: dict[str, Any]) -> str:
@@ -76,14 +80,12 @@ async def home(request: Request) -> HTMLResponse:
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)
 async def table(request: Request, game_id: int) -> HTMLResponse:
-    return await _render(request, "table.html", game_id=game_id, hl_data=_script_json(_hidden_leaders_data()))
+    return await _render(request, "table.html", game_id=game_id, hl_data=_hidden_leaders_data())
 
 
 @router.get("/games/{game_id}/replay", response_class=HTMLResponse)
 async def replay(request: Request, game_id: int) -> HTMLResponse:
-    return await _render(
-        request, "replay.html", game_id=game_id, hl_data=_script_json(_hidden_leaders_data())
-    )
+    return await _render(request, "replay.html", game_id=game_id, hl_data=_hidden_leaders_data())
 
 
 @router.get("/login", response_class=HTMLResponse)
