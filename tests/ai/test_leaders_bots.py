@@ -49,3 +49,22 @@ def test_bot_refuses_the_wrong_seat() -> None:
     state = leaders_positions(1, seed=3)[0]
     with pytest.raises(ai.NotToPlayError):
         ai.make_bot(GAME, "greedy").choose(state, 1 - state.to_play)
+
+
+def test_whole_turn_search_follows_its_plan() -> None:
+    from throne.ai.alphabeta import TurnSearchBot
+
+    for state in leaders_positions(6, seed=60, max_moves=40):
+        bot = ai.make_bot(GAME, "turns", seed=2)
+        assert isinstance(bot, TurnSearchBot)
+        seat = state.to_play
+        first = bot.choose(state, seat, Budget(iterations=6000))
+        plan = [move for _, move in bot._plan]
+        if not plan or state.phase != "action":
+            continue
+        state.play(first)
+        searched = bot.last_iterations
+        assert state.move_to_action(bot.choose(state, seat)) == plan[0]
+        assert bot.last_iterations == searched  # no new search
+        return
+    raise AssertionError("no position with a plan of two or more actions")
