@@ -48,3 +48,18 @@ def test_bots_command_lists_levels() -> None:
     result = CliRunner().invoke(app, ["bots", "leaders"])
     assert result.exit_code == 0
     assert "hard" in result.output and "turns" in result.output
+
+
+def test_terminal_opponents_use_the_registry() -> None:
+    import random
+
+    from throne.terminal import hidden_leaders as hl_term
+    from throne.terminal import leaders as l_term
+
+    state = leaders_positions(1, seed=8)[0]
+    for level in ("easy", "medium"):
+        assert l_term._bot_move(state, level, random.Random(1)) in state.legal_moves()
+    hidden = hidden_positions(3, 1, seed=8)[0]
+    for level in ("easy", "medium", "hard"):
+        move = hl_term._bot_move(hidden, hidden.to_play, level, random.Random(1))
+        assert move in hidden.legal_moves()
