@@ -185,7 +185,7 @@ class Hub:
 
     def check_invite(self, info: GameInfo, invite: str | None) -> None:
         if info.private and not (invite and secrets.compare_digest(invite, info.invite or "")):
-            raise ApiError(404, "unknown_game", f"no game {info.id}")
+            raise ApiError(404, "not_found", f"no game {info.id}")
 
     async def maybe_start(self, info: GameInfo) -> GameInfo:
         """A table whose seats are all taken starts: random seed, random seating."""
