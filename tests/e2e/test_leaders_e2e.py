@@ -66,6 +66,9 @@ def test_whole_leaders_game_against_a_bot_by_clicking(contexts: Contexts) -> Non
     expect(page.locator("#board .piece")).to_have_count(2)
     page.keyboard.press("ArrowRight")
     expect(page.locator("#replay-step")).to_have_text(re.compile(r"Move 1 of \d+"))
+    page.locator("#replay-moves button").nth(2).click()
+    expect(page.locator("#replay-step")).to_have_text(re.compile(r"Move 3 of \d+"))
+    expect(page.locator('#replay-moves button[aria-current="true"]')).to_have_count(1)
 
 
 def test_persian_is_right_to_left_and_remembered(contexts: Contexts) -> None:

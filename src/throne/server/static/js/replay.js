@@ -71,6 +71,31 @@ function show() {
 function go(i) {
   index = Math.max(0, Math.min(steps.length - 1, i));
   show();
+  const list = $("#replay-moves");
+  if (!list) return;
+  for (const button of list.querySelectorAll("button")) {
+    const current = Number(button.dataset.index) === index;
+    button.setAttribute("aria-current", String(current));
+    if (current) button.scrollIntoView({ block: "nearest" });
+  }
+}
+
+/** Leaders: every move of the game as a button that jumps to the position after it. */
+function listMoves() {
+  const list = $("#replay-moves");
+  list.replaceChildren();
+  steps.forEach((step, i) => {
+    if (!step.move) return;
+    const li = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "secondary mv";
+    button.dataset.index = i;
+    button.textContent = step.move;
+    button.addEventListener("click", () => go(i));
+    li.append(button);
+    list.append(li);
+  });
 }
 
 async function main() {
@@ -85,7 +110,10 @@ async function main() {
     showError(t("ui.error.generic", { reason: err.message }));
     return;
   }
-  if (game.game === "leaders") $("#leaders-ui").hidden = false;
+  if (game.game === "leaders") {
+    $("#leaders-ui").hidden = false;
+    listMoves();
+  }
   else {
     setGameData(JSON.parse($("#hl-data").textContent));
     $("#hidden-ui").hidden = false;
