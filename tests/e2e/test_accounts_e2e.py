@@ -9,7 +9,7 @@ import uuid
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import Contexts
+from tests.e2e.helpers import Contexts
 
 pytestmark = pytest.mark.e2e
 

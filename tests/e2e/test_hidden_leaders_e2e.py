@@ -8,8 +8,8 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import PHONE, Contexts, screenshot
 from tests.e2e.drivers import MY_TURN_OR_OVER, HiddenClicker, is_over
+from tests.e2e.helpers import PHONE, Contexts, screenshot
 
 pytestmark = pytest.mark.e2e
 MAX_DECISIONS = 400

@@ -11,7 +11,7 @@ import re
 import pytest
 from playwright.sync_api import Page
 
-from tests.e2e.conftest import Contexts
+from tests.e2e.helpers import Contexts
 from throne.games import hidden_leaders as hl
 
 pytestmark = pytest.mark.e2e

@@ -9,8 +9,8 @@ import time
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import Contexts
 from tests.e2e.drivers import LeadersClicker, data, is_over
+from tests.e2e.helpers import Contexts
 
 pytestmark = pytest.mark.e2e
 MAX_ROUNDS = 400
