@@ -109,3 +109,33 @@ def test_no_message_reveals_a_hidden_card(client: TestClient) -> None:
         assert error["code"] == "illegal_move"
         mine, _, full = plies[ply]
         assert not _tokens(error, guess) & _secrets(full, mine, seat)
+
+
+def test_replay_of_a_live_game_shows_public_information_only(client: TestClient) -> None:
+    r = client.post("/api/play-bot", json={"game": "hidden-leaders", "players": 3, "bot": "random"})
+    game_id, token = r.json()["game"]["id"], r.json()["token"]
+    rng = random.Random(9)
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        hello(ws, token)
+        moved = 0
+        while moved < 4:
+            msg, _ = read_until(ws, "state")
+            if msg["status"] != "live":
+                break
+            if msg["your_turn"]:
+                ws.send_json({"type": "move", "move": rng.choice(msg["legal_moves"]), "ply": msg["ply"]})
+                moved += 1
+    assert client.get(f"/api/games/{game_id}/record").json()["error"]["code"] == "game_live"
+    replay = client.get(f"/api/games/{game_id}/replay").json()
+    light = client.get(f"/api/games/{game_id}/replay?views=false").json()
+    hub = client.app.state.hub
+    info, moves = hub.repo.get_game(game_id), hub.repo.moves(game_id)
+    assert replay["status"] == "live" and len(replay["steps"]) >= 1
+    state = hl.new_game(players=3, seed=info.seed, variant="full", modules=("core",))
+    for step, lean in zip(replay["steps"], light["steps"], strict=True):
+        if step["ply"]:
+            state.play(moves[step["ply"] - 1][1])
+        public = state.view(None)
+        assert step["view"] == public and "view" not in lean and lean["move"] == step["move"]
+        assert step["move"] == (public["last_move"] or {}).get("move")
+        assert not _tokens(step) & _secrets(state.to_json(), public, None)

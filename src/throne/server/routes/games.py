@@ -206,6 +206,7 @@ async def replay(
     invite: str | None = None,
     start: int = Query(0, ge=0),
     limit: int = Query(1000, ge=1, le=5000),
+    views: bool = True,
 ) -> dict:
     hub = hub_of(request)
     info = await _game(request, game_id, invite)
@@ -220,12 +221,18 @@ async def replay(
 
     def step(ply: int, seat: int | None, mv: str | None) -> dict[str, Any]:
         if finished:
-            return {"ply": ply, "seat": seat, "move": mv, "view": kind.reveal(state)}
+            entry = {"ply": ply, "seat": seat, "move": mv}
+            if views:
+                entry["view"] = kind.reveal(state)
+            return entry
         view = kind.view(state, None)
         last = view.get("last_move") if isinstance(view, dict) else None
         public = last.get("move") if isinstance(last, dict) else None
         shown = mv if kind.name == "leaders" else public
-        return {"ply": ply, "seat": seat, "move": shown if ply else None, "view": view}
+        entry = {"ply": ply, "seat": seat, "move": shown if ply else None}
+        if views:
+            entry["view"] = view
+        return entry
 
     if start == 0:
         steps.append(step(0, None, None))
