@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -347,7 +347,10 @@ class Repo:
             )
             if done.rowcount != 1:
                 raise StalePly(f"game {game_id} is not live at ply {ply}")
-            s.add(Move(game_id=game_id, ply=ply, seat=seat, move=move, created_at=utcnow()))
+            # A Core insert: the ORM unit of work costs more than the rest of this hot path.
+            s.execute(
+                insert(Move).values(game_id=game_id, ply=ply, seat=seat, move=move, created_at=utcnow())
+            )
             if result is not None:
                 s.execute(
                     update(Game)
