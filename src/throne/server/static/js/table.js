@@ -83,8 +83,7 @@ async function refreshHistory(msg) {
     }
   } else {
     try {
-      const start = Math.max(0, msg.ply - 80);
-      const data = await api(`/api/games/${gameId}/replay?start=${start}&limit=200${invite ? `&invite=${encodeURIComponent(invite)}` : ""}`);
+      const data = await api(`/api/games/${gameId}/replay?start=0&limit=1000&views=false${invite ? `&invite=${encodeURIComponent(invite)}` : ""}`);
       history = (data.steps || []).filter((s) => s.move && s.seat !== null && s.ply <= msg.ply && s.ply > 0).map((s) => ({ seat: s.seat, move: publicMove(s) }));
       controller.setLog(history);
     } catch {
@@ -94,7 +93,7 @@ async function refreshHistory(msg) {
 }
 
 function publicMove(step) {
-  // Live games give public forms; a finished game's replay may name real moves, which are all revealed anyway.
+  // Live games give public forms; a finished game's log names the real moves, which are all revealed by then.
   return step.view && step.view.last_move && step.view.last_move.move ? step.view.last_move.move : step.move;
 }
 
