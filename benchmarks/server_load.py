@@ -2,8 +2,9 @@
 
 Each client answers every state that asks it to move with a random move from the state's `legal_moves`;
 the latency of a move is the time from sending it to receiving the resulting state on the same socket
-(the server validates, commits to the database, then broadcasts). Finished games are replaced, so N games
-stay live for the whole measured window.
+(the server validates, commits to the database, then broadcasts). All N games are set up first (not
+measured); finished games are replaced, so N games stay live for the whole measured window. The clients run
+in this one process, on the same machine as the server.
 
     python benchmarks/server_load.py --games 10,100,500 --seconds 20
 """
@@ -80,7 +81,7 @@ async def _player(
     token: str,
     rng: random.Random,
     stats: Stats,
-    stop: float,
+    stop: list[float],
     measuring: list[bool],
 ) -> None:
     async with connect(f"{ws_base}/ws/games/{game_id}", max_size=2**22) as ws:
@@ -98,7 +99,7 @@ async def _player(
                     stats.latencies.append(time.perf_counter() - sent_at)
                     stats.moves += 1
                 sent_at = None
-            if msg["status"] != "live" or time.monotonic() > stop:
+            if msg["status"] != "live" or time.monotonic() > stop[0]:
                 return
             if msg["your_turn"]:
                 sent_at = time.perf_counter()
@@ -108,33 +109,58 @@ async def _player(
 
 
 async def _table(
-    base: str, ws_base: str, seed: int, stats: Stats, stop: float, measuring: list[bool]
+    base: str,
+    ws_base: str,
+    first: tuple[int, list[str]],
+    seed: int,
+    stats: Stats,
+    stop: list[float],
+    measuring: list[bool],
 ) -> None:
+    """Plays `first`, then new games, until the stop time."""
     rng = random.Random(seed)
-    while time.monotonic() < stop:
-        game_id, tokens = await _new_game(base)
+    game = first
+    while True:
+        game_id, tokens = game
         await asyncio.gather(*(_player(ws_base, game_id, t, rng, stats, stop, measuring) for t in tokens))
         if measuring[0]:
             stats.games += 1
+        if time.monotonic() > stop[0]:
+            return
+        game = await _new_game(base)
 
 
 async def run_level(base: str, ws_base: str, games: int, seconds: float, warmup: float) -> dict[str, float]:
+    """Sets up `games` games first (not measured), plays `warmup` seconds, then measures `seconds`."""
     stats = Stats()
     measuring = [False]
-    stop = time.monotonic() + warmup + seconds
-    tasks = [asyncio.create_task(_table(base, ws_base, i, stats, stop, measuring)) for i in range(games)]
+    stop = [float("inf")]
+    gate = asyncio.Semaphore(16)
+
+    async def create() -> tuple[int, list[str]]:
+        async with gate:
+            return await _new_game(base)
+
+    firsts = await asyncio.gather(*(create() for _ in range(games)))
+    tasks = [
+        asyncio.create_task(_table(base, ws_base, first, i, stats, stop, measuring))
+        for i, first in enumerate(firsts)
+    ]
     await asyncio.sleep(warmup)
     measuring[0] = True
     started = time.perf_counter()
-    await asyncio.gather(*tasks)
+    stop[0] = time.monotonic() + seconds
+    await asyncio.sleep(seconds)
+    measuring[0] = False
     elapsed = time.perf_counter() - started
-    lat = sorted(stats.latencies) or [float("nan")]
+    moves, lat = stats.moves, sorted(stats.latencies) or [float("nan")]
+    await asyncio.gather(*tasks)
     return {
         "games": games,
-        "moves_per_s": stats.moves / elapsed,
+        "moves_per_s": moves / elapsed,
         "p50_ms": 1000 * statistics.median(lat),
         "p95_ms": 1000 * lat[min(len(lat) - 1, int(0.95 * len(lat)))],
-        "moves": stats.moves,
+        "moves": moves,
         "finished_games": stats.games,
         "errors": stats.errors,
     }
