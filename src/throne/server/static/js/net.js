@@ -6,6 +6,7 @@ const STATUS_KEYS = {
   connecting: "ui.net.connecting",
   online: "ui.net.online",
   reconnecting: "ui.net.reconnecting",
+  offline: "ui.net.offline",
 };
 
 export class GameSocket {
@@ -78,7 +79,7 @@ export class GameSocket {
     return true;
   }
 
-  /** Drop the current socket as a network failure would (used by the tests and the status button). */
+  /** Drop the current socket as a network failure would; the reconnection starts by itself. */
   drop() {
     if (this.ws) this.ws.close(4000, "dropped");
   }
@@ -92,7 +93,7 @@ export class GameSocket {
     this.state = state;
     if (this.statusEl) {
       this.statusEl.dataset.state = state;
-      const key = state === "online" && reconnected ? "ui.net.reconnected" : STATUS_KEYS[state] || "ui.net.reconnecting";
+      const key = state === "online" && reconnected ? "ui.net.reconnected" : STATUS_KEYS[state];
       this.statusEl.textContent = t(key);
     }
     if (this.onStatus) this.onStatus(state);
