@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.drivers import LeadersClicker, data
+from tests.e2e.drivers import MY_TURN_OR_OVER, LeadersClicker, data, is_over
 from tests.e2e.helpers import PHONE, Contexts, screenshot
 
 pytestmark = pytest.mark.e2e
@@ -29,28 +29,35 @@ def switch_language(page: Page, lang: str) -> None:
     expect(page.locator("#net-status")).to_have_attribute("data-state", "online")
 
 
+def shoot_in_every_language(page: Page) -> None:
+    """Screenshots of the table in English (a piece selected in our action phase), Persian and Japanese."""
+    if data(page, "myTurn") == "true" and data(page, "phase") == "action":
+        page.click("#board .cell.clickable")
+        expect(page.locator("#board .cell.dest, #board .cell.target").first).to_be_visible()
+    screenshot(page, "leaders-en")
+    page.keyboard.press("Escape")
+    for lang in ("fa", "ja"):
+        switch_language(page, lang)
+        expect(page.locator("#board .cell")).to_have_count(37)
+        expect(page.locator("#moves .mv").first).to_be_visible()
+        screenshot(page, f"leaders-{lang}")
+    switch_language(page, "en")
+
+
 def test_whole_leaders_game_against_a_bot_by_clicking(contexts: Contexts) -> None:
     page = contexts.page()
     start_leaders_vs_bot(page)
     player = LeadersClicker(page)
-    turns = 0
+    turns, shot = 0, False
     while player.take_turn():
         turns += 1
         assert turns < MAX_TURNS, "the game did not end"
-        if turns == 1:
-            # Mid-game: one piece selected, its legal destinations highlighted.
-            page.wait_for_function("() => document.querySelector('#table-root').dataset.myTurn === 'true'")
-            if data(page, "phase") == "action":
-                page.click("#board .cell.clickable")
-                expect(page.locator("#board .cell.dest, #board .cell.target").first).to_be_visible()
-            screenshot(page, "leaders-en")
-            page.keyboard.press("Escape")
-            for lang in ("fa", "ja"):
-                switch_language(page, lang)
-                expect(page.locator("#board .cell")).to_have_count(37)
-                expect(page.locator("#moves .mv").first).to_be_visible()
-                screenshot(page, f"leaders-{lang}")
-            switch_language(page, "en")
+        page.wait_for_function(MY_TURN_OR_OVER)
+        if not shot and not is_over(page):
+            shoot_in_every_language(page)
+            shot = True
+    if not shot:
+        shoot_in_every_language(page)
     result = page.locator("#result")
     expect(result).to_be_visible()
     expect(result).to_have_text(re.compile(r"You won!|You lost\.|Draw"))
