@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the test suite needs (Chromium for browser tests, PostgreSQL for store tests)
-# when they are missing. Uses apt-get as root, or through sudo when available.
+# Installs the Debian packages the test suite needs when they are missing: Chromium for browser tests,
+# PostgreSQL for store tests, and fonts with Persian (DejaVu) and Japanese (IPA) glyphs for the screenshots. Uses apt-get as root, or through sudo when available.
 set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
+for font in fonts-dejavu-core fonts-ipafont-gothic; do
+  dpkg -s "$font" >/dev/null 2>&1 || need+=("$font")
+done
 ((${#need[@]})) || exit 0
 run() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }
 echo "Installing Debian packages: ${need[*]}"
