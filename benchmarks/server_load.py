@@ -87,7 +87,13 @@ async def _player(
     async with connect(f"{ws_base}/ws/games/{game_id}", max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         sent_at: float | None = None
-        async for raw in ws:
+        while True:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), 1.0)
+            except TimeoutError:
+                if time.monotonic() > stop[0]:  # the opponent left at the stop time
+                    return
+                continue
             msg = json.loads(raw)
             if msg["type"] == "error":
                 stats.errors += 1
