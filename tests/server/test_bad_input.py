@@ -198,3 +198,15 @@ def test_joining_a_full_or_started_table(client: TestClient) -> None:
     assert r.status_code == 409 and r.json()["error"]["code"] == "seat_taken"
     r = client.post(f"/api/games/{open_id}/join", json={"seat": 2})
     assert r.status_code == 409 and r.json()["error"]["code"] == "seat_taken"
+
+
+def test_a_foreign_page_cannot_play_with_the_session_cookie(client: TestClient) -> None:
+    r = client.post("/api/play-bot", json={"game": "leaders", "bot": "random"})
+    game_id = r.json()["game"]["id"]
+    foreign = {"origin": "http://evil.example"}
+    with client.websocket_connect(f"/ws/games/{game_id}", headers=foreign) as ws:
+        welcome, _ = hello(ws)
+        assert welcome["seat"] is None  # a spectator, not the cookie's seat
+    with client.websocket_connect(f"/ws/games/{game_id}", headers={"origin": "http://testserver"}) as ws:
+        welcome, _ = hello(ws)
+        assert welcome["seat"] == r.json()["seat"]

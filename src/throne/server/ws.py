@@ -8,6 +8,7 @@ import json
 import logging
 import time
 from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
@@ -103,7 +104,7 @@ class _Session:
                 self.refuse("bad_token", "the seat token is not valid for this game")
                 return
             occupant = seat.id
-        elif not spectate:
+        elif not spectate and self._same_origin():
             uid = self.ws.app.state.signer.load(self.ws.cookies.get(COOKIE))
             occupant = next(
                 (s.id for s in info.seats if uid is not None and s.user_id == uid and s.kind == "human"), None
@@ -126,6 +127,11 @@ class _Session:
         state = await hub.current_state(info.id, self.conn.seat)
         if state is not None:
             self.conn.send(state)
+
+    def _same_origin(self) -> bool:
+        """The session cookie acts for a seat only on sockets opened by this site's own pages."""
+        origin = self.ws.headers.get("origin")
+        return origin is None or urlsplit(origin).netloc == self.ws.headers.get("host")
 
     async def move(self, msg: dict[str, Any]) -> None:
         if not self.greeted:
