@@ -36,8 +36,6 @@ def _f_hero(st: State, fr: Frame) -> list[Cand]:
     fac = fr.get("fac")
     nfac = fr.get("nfac")
     ex = set(fr.get("ex", ()))
-    if fr.get("nochain"):
-        ex.update(st.chain)
 
     def pred(c: str) -> bool:
         if c in ex:
@@ -51,13 +49,15 @@ def _f_hero(st: State, fr: Frame) -> list[Cand]:
     exi = fr.get("exi")
     if exi:
         cands = [c for c in cands if list(c[1]) not in exi]
+    if fr.get("asif") and st.chain:
+        cands = [c for c in cands if st.parties[c[1][0]][c[1][1]][0] not in st.chain]
     return cands
 
 
 @filt("tavern")
 def _f_tavern(st: State, fr: Frame) -> list[Cand]:
     fac = fr.get("fac")
-    ex = st.chain if fr.get("nochain") else ()
+    ex = st.chain if fr.get("asif") else ()
     return [
         (f"tavern {c}", i)
         for i, c in enumerate(st.tavern)
@@ -98,7 +98,8 @@ def _f_faction(st: State, fr: Frame) -> list[Cand]:
 @filt("pick")
 def _f_pick(st: State, fr: Frame) -> list[Cand]:
     cards = st.graveyard if fr.get("src") == "grave" else fr.get("hid", fr.get("pub", ()))
-    return [(f"pick {c}", c) for c in dict.fromkeys(cards)]
+    ex = st.chain if fr.get("asif") and "hid" not in fr else ()
+    return [(f"pick {c}", c) for c in dict.fromkeys(cards) if c not in ex]
 
 
 @filt("fixed")
@@ -132,7 +133,7 @@ def _c_bury(st: State, fr: Frame, v: Any) -> None:
 @cont("asif")
 def _c_asif(st: State, fr: Frame, v: Any) -> None:
     p, i = v
-    st.resolve(fr["seat"], st.parties[p][i][0])
+    st.resolve(fr["seat"], st.parties[p][i][0], asif=True)
 
 
 @cont("hand-down")
@@ -172,8 +173,8 @@ def hand_down_ask(st: State, me: int, card: str) -> None:
     st.ask("pick-hand", me, card, "hand", "hand-down", secret=True)
 
 
-def look_ask(st: State, me: int, card: str, n: int) -> None:
-    st.ask("pick-hero", me, card, "hero", "look", may=True, ps=everyone(st), up=False, n=n)
+def look_ask(st: State, me: int, card: str, n: int, may: bool = True) -> None:
+    st.ask("pick-hero", me, card, "hero", "look", may=may, ps=everyone(st), up=False, n=n)
 
 
 def draw_limbo(st: State, me: int, n: int) -> list[str]:
@@ -309,7 +310,7 @@ def _c_blowfish(st: State, fr: Frame, mode: str) -> None:
     if mode == "flip":
         st.ask("pick-hero", me, fr["card"], "hero", "turn-over", ps=st.others(me), up=False)
     else:
-        look_ask(st, me, fr["card"], 1)
+        look_ask(st, me, fr["card"], 1, may=False)  # "Either ... OR secretly look": not a "you may"
 
 
 # ====================================================================== turning over
@@ -363,7 +364,7 @@ def _sage(st: State, me: int, card: str) -> None:
 def _c_sage(st: State, fr: Frame, v: Any) -> None:
     p, i = v
     st.turn_over(p, i)
-    st.resolve(fr["seat"], st.parties[p][i][0])
+    st.resolve(fr["seat"], st.parties[p][i][0], asif=True)
 
 
 # ====================================================================== "as if played" chains
@@ -371,42 +372,42 @@ def _c_sage(st: State, fr: Frame, v: Any) -> None:
 
 @ability("ghastly-granny")
 def _granny(st: State, me: int, card: str) -> None:
-    st.ask("pick-hero", me, card, "hero", "asif", ps=[me], up=True, nochain=True, ex=["ghastly-granny"])
+    st.ask("pick-hero", me, card, "hero", "asif", ps=[me], up=True, ex=["ghastly-granny"])
 
 
 @ability("sanguine-scholar")
 def _sanguine(st: State, me: int, card: str) -> None:
-    st.ask("pick-hero", me, card, "hero", "asif", ps=[(me + 1) % st.players], up=True, nochain=True)
+    st.ask("pick-hero", me, card, "hero", "asif", ps=[(me + 1) % st.players], up=True)
 
 
 @ability("sun-shy-skeleton")
 def _sun_shy(st: State, me: int, card: str) -> None:
     if st.graveyard and st.graveyard[0] != EMPEROR and st.graveyard[0] not in st.chain:
-        st.resolve(me, st.graveyard[0])
+        st.resolve(me, st.graveyard[0], asif=True)
 
 
 @ability("modest-monsterslayer")
 def _monsterslayer(st: State, me: int, card: str) -> None:
-    st.ask("pick-tavern", me, card, "tavern", "slayer", nochain=True)
+    st.ask("pick-tavern", me, card, "tavern", "slayer")
 
 
 @ability("insidious-impaler")
 def _impaler(st: State, me: int, card: str) -> None:
-    st.ask("pick-tavern", me, card, "tavern", "impaler", nochain=True)
+    st.ask("pick-tavern", me, card, "tavern", "impaler")
 
 
 @cont("slayer")
 def _c_slayer(st: State, fr: Frame, slot: int) -> None:
     c = st.tavern[slot]
     st.later("slayer-end", me=fr["seat"], target=c)
-    st.resolve(fr["seat"], c)
+    st.resolve(fr["seat"], c, asif=True)
 
 
 @cont("impaler")
 def _c_impaler(st: State, fr: Frame, slot: int) -> None:
     c = st.tavern[slot]
     st.later("impaler-end", target=c)
-    st.resolve(fr["seat"], c)
+    st.resolve(fr["seat"], c, asif=True)
 
 
 @op("slayer-end")
@@ -693,7 +694,7 @@ def _c_salamander(st: State, fr: Frame, slot: int) -> None:
 
 @ability("groggy-preacher")
 def _preacher(st: State, me: int, card: str) -> None:
-    if any(st.tavern) and any(u for _, u in st.parties[me]):
+    if _f_tavern(st, {"asif": st.asif}) and _f_hero(st, {"ps": [me], "up": True, "asif": st.asif}):
         st.ask("pick-tavern", me, card, "tavern", "preacher")
 
 
@@ -705,7 +706,7 @@ def _c_preacher(st: State, fr: Frame, slot: int) -> None:
 
 @ability("half-headed-wizard")
 def _wizard(st: State, me: int, card: str) -> None:
-    if any(st.tavern) and st.heroes(st.others(me), True):
+    if _f_tavern(st, {"asif": st.asif}) and _f_hero(st, {"ps": st.others(me), "up": True, "asif": st.asif}):
         st.ask("pick-tavern", me, card, "tavern", "wizard")
 
 
@@ -729,7 +730,7 @@ def _connoisseur(st: State, me: int, card: str) -> None:
     cards = [c for c in st.tavern if c is not None]
     if cards:
         st.tavern = [None, None, None]
-        st.ask("pick-card", me, card, "pick", "keep-discard", secret=True, pub=cards)
+        keep_discard(st, me, card, cards)
 
 
 @ability("crow-carrier")
@@ -737,7 +738,18 @@ def _crow(st: State, me: int, card: str) -> None:
     cards = st.graveyard[:2]
     if cards:
         del st.graveyard[:2]
-        st.ask("pick-card", me, card, "pick", "keep-discard", secret=True, pub=cards)
+        keep_discard(st, me, card, cards)
+
+
+def keep_discard(st: State, me: int, card: str, cards: list[str]) -> None:
+    """Keep 1 of the public ``cards`` face down, discard the rest; as if played, a card of the resolution
+    chain cannot be kept, and when only such cards remain they are all discarded."""
+    if st.asif and all(c in st.chain for c in cards):
+        for o in cards:
+            st.wilderness.insert(0, o)
+            st.moved(o, None, "w", None)
+        return
+    st.ask("pick-card", me, card, "pick", "keep-discard", secret=True, pub=cards)
 
 
 @cont("keep-discard")

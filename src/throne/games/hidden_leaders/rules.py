@@ -192,7 +192,11 @@ def play(st: State, move: str) -> None:
     ph = st.phase
     if ph == "resolve":
         fr = st.stack.pop()
-        CONT[fr["then"]](st, fr, value)
+        st.asif = bool(fr.get("asif"))
+        try:
+            CONT[fr["then"]](st, fr, value)
+        finally:
+            st.asif = False
         run(st)
     elif ph == "action":
         _action(st, seat, move, value)
@@ -262,7 +266,11 @@ def run(st: State) -> None:
             stack.pop()
             continue
         stack.pop()
-        OPS[fr["op"]](st, fr)
+        st.asif = bool(fr.get("asif"))
+        try:
+            OPS[fr["op"]](st, fr)
+        finally:
+            st.asif = False
     _after_action(st)
 
 

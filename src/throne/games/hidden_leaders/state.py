@@ -80,6 +80,7 @@ class State:
 
     __slots__ = (
         "_cache",
+        "asif",
         "chain",
         "graveyard",
         "green",
@@ -123,6 +124,8 @@ class State:
         self.setup_seat = 0
         self.stack: list[Frame] = []
         self.chain: list[str] = []
+        #: transient: True while a step of a card resolved "as if played" runs (frames it pushes inherit it)
+        self.asif = False
         self.known: list[dict[str, str]] = []
         self.history: list[tuple[int, str]] = []
         self.last: tuple[int, str] | None = None
@@ -150,6 +153,7 @@ class State:
         s.graveyard = self.graveyard[:]
         s.stack = self.stack[:]
         s.chain = self.chain[:]
+        s.asif = False
         s.known = [dict(k) for k in self.known] if s.track else [{} for _ in self.known]
         s.history = self.history[:]
         s.last = self.last
@@ -212,20 +216,31 @@ class State:
             fr["may"] = True
         if secret:
             fr["secret"] = True
+        if self.asif:
+            fr["asif"] = True
         fr.update(ctx)
         self.stack.append(fr)
 
     def later(self, name: str, **ctx: Any) -> None:
         """Push an automatic step; it runs after everything pushed after it."""
         ctx["op"] = name
+        if self.asif:
+            ctx["asif"] = True
         self.stack.append(ctx)
 
-    def resolve(self, me: int, card: str) -> None:
-        """Resolve ``card`` for seat ``me``: marker effect, then ability (played or as if played)."""
+    def resolve(self, me: int, card: str, asif: bool = False) -> None:
+        """Resolve ``card`` for seat ``me``: marker effect, then ability (played, or ``asif`` as if played).
+
+        The decisions of a card resolved as if played (and of every step it pushes) carry ``asif``: they
+        cannot choose a card of the resolution chain (rule book §4, ruling).
+        """
         self.chain.append(card)
         self.stack.append({"op": "chain-pop"})
         if card in ABILITIES:
-            self.stack.append({"op": "ability", "me": me, "card": card})
+            fr: Frame = {"op": "ability", "me": me, "card": card}
+            if asif:
+                fr["asif"] = True
+            self.stack.append(fr)
         opts, choice = MARKER_OPTIONS[card]
         self.marker(me, card, opts, choice)
 
