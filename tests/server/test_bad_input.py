@@ -89,7 +89,7 @@ def test_unknown_game_socket_is_closed(client: TestClient) -> None:
 
 
 def test_flooding_socket_is_rate_limited(tmp_path) -> None:
-    settings = Settings(data_dir=tmp_path, secret_key="k", ws_rate_per_s=1.0, ws_burst=3, ws_max_refused=5)
+    settings = Settings(data_dir=tmp_path, secret_key="k", ws_rate_per_s=0.01, ws_burst=3, ws_max_refused=5)
     with TestClient(create_app(settings)) as client:
         game_id, _tokens = two_player_leaders(client)
         with client.websocket_connect(f"/ws/games/{game_id}") as ws:
