@@ -149,7 +149,7 @@ def _int(value: str, key: str) -> int:
 
 def parse_position(text: str, draw_rule: bool = True) -> State:
     from .rules import ACTION, CAPTURE, PHASES, REACTION, lost
-    from .state import State
+    from .state import TURN_LIMIT, State
 
     if not isinstance(text, str):
         raise PositionError("a position must be a string")
@@ -225,6 +225,8 @@ def parse_position(text: str, draw_rule: bool = True) -> State:
         if lost_how[side]:  # a finished game: the other side has won
             st.winner = side ^ 1
             st.termination = "capture" if lost_how[side] == CAPTURE else "surround"
+    if st.termination is None and draw_rule and turns >= TURN_LIMIT:  # §4: drawn after 200 turns
+        st.termination = "turn-limit"
     if st.termination is None and phase != ACTION and not st.legal_actions():
         raise PositionError(f"phase={fields['phase']} but there is no legal {fields['phase']} move")
     return st

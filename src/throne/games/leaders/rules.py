@@ -468,6 +468,8 @@ def gen_recruit(st: State, out: list[int], first_only: bool = False) -> None:
     """Legal placements of the turn player (§3 recruitment); stops after one when ``first_only``."""
     board = st.board
     side = st.turn
+    if st.recruits <= 0 or champions_held(st.loc, side) >= MAX_CHAMPIONS:
+        return  # §3: no recruitment left this turn, or the hand already holds 5 cards
     lc = st.loc[side]
     near = NEAR2[lc]
     empties = [c for c in RECRUIT_CELLS[side] if board[c] < 0]
