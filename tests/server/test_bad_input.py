@@ -210,3 +210,27 @@ def test_a_foreign_page_cannot_play_with_the_session_cookie(client: TestClient) 
     with client.websocket_connect(f"/ws/games/{game_id}", headers={"origin": "http://testserver"}) as ws:
         welcome, _ = hello(ws)
         assert welcome["seat"] == r.json()["seat"]
+
+
+def test_a_failed_commit_changes_nothing_and_the_game_goes_on(client: TestClient, monkeypatch) -> None:
+    game_id, tokens = two_player_leaders(client)
+    repo = client.app.state.hub.repo
+    real = repo.append_move
+    calls = []
+
+    def fail_once(*args, **kwargs):
+        calls.append(args)
+        if len(calls) == 1:
+            raise OSError("disk full")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(repo, "append_move", fail_once)
+    view = client.get(f"/api/games/{game_id}/view").json()
+    token = tokens[view["to_play"]]
+    move = view["view"]["legal_moves"][0]
+    r = client.post(f"/api/games/{game_id}/move", json={"move": move}, headers={"X-Seat-Token": token})
+    assert r.status_code == 409 and r.json()["error"]["code"] == "server_error"
+    after = client.get(f"/api/games/{game_id}/view").json()
+    assert after["ply"] == 0 and after["view"] == view["view"] and repo.moves(game_id) == []
+    r = client.post(f"/api/games/{game_id}/move", json={"move": move}, headers={"X-Seat-Token": token})
+    assert r.status_code == 200 and repo.moves(game_id) == [(view["to_play"], move)]

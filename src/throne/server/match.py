@@ -59,6 +59,7 @@ class Match:
         self._bot_task: asyncio.Task[None] | None = None
         self._bot_ply: int | None = None
         self._timer: asyncio.Task[None] | None = None
+        self._dirty = False  # True while memory may differ from the committed log
         self.away_since: dict[int, float] = {
             s.seat: time.monotonic() for s in info.seats if s.kind == "human"
         }
@@ -104,8 +105,16 @@ class Match:
     # ---- the owner loop ------------------------------------------------------------------------------------
     async def _run(self) -> None:
         self._schedule()
-        while not self.over:
-            item = await self.inbox.get()
+        while not self.over or self._dirty:
+            if self._dirty:  # the store failed: retry reading the truth back every second
+                try:
+                    item = await asyncio.wait_for(self.inbox.get(), 1.0)
+                except TimeoutError:
+                    if await self._reload():
+                        self._schedule()
+                    continue
+            else:
+                item = await self.inbox.get()
             if item is None:
                 break
             try:
@@ -126,6 +135,7 @@ class Match:
                     item.done.set_exception(
                         MoveRefused("server_error", "the server failed to apply the move")
                     )
+                self._dirty = True
                 await self._reload()
             self._schedule()
         self._refuse_pending()
@@ -139,6 +149,8 @@ class Match:
                 item.done.set_exception(MoveRefused("game_over", "the game is over"))
 
     async def _apply(self, item: _Move) -> int:
+        if self._dirty and not await self._reload():
+            raise MoveRefused("server_error", "the game cannot be read back from the store; try again")
         state = self.state
         if state.is_over:
             raise MoveRefused("game_over", "the game is over")
@@ -164,6 +176,7 @@ class Match:
             )
         except Exception:
             log.exception("game %s: could not store move %d; reloading from the log", self.game_id, ply)
+            self._dirty = True
             await self._reload()
             raise MoveRefused("server_error", "the move could not be stored; try again") from None
         self.ply = ply + 1
@@ -172,14 +185,22 @@ class Match:
         self.hub.broadcast_state(self)
         return self.ply
 
-    async def _reload(self) -> None:
-        """Rebuilds the state from what is committed: the database is the truth."""
+    async def _reload(self) -> bool:
+        """Rebuilds the state from what is committed (the database is the truth); False if that failed."""
         from throne.server.games import rebuild
 
-        info = await self.hub.db(self.hub.repo.get_game, self.game_id)
-        moves = await self.hub.db(self.hub.repo.moves, self.game_id)
-        self.state = rebuild(self.kind, info.seed or 0, info.players, info.options, moves)
-        self.info, self.ply = info, len(moves)
+        try:
+            info = await self.hub.db(self.hub.repo.get_game, self.game_id)
+            moves = await self.hub.db(self.hub.repo.moves, self.game_id)
+            state = rebuild(self.kind, info.seed or 0, info.players, info.options, moves)
+        except Exception:
+            log.exception("game %s: cannot read the game back from the store", self.game_id)
+            self._dirty = True
+            return False
+        self.state, self.info, self.ply, self._dirty = state, info, len(moves), False
+        self._bot_ply = None
+        self.hub.broadcast_state(self)  # everyone resynchronises on what is committed
+        return True
 
     # ---- bots and abandoned seats --------------------------------------------------------------------------
     def _schedule(self) -> None:
