@@ -50,3 +50,16 @@ def test_audit_row(card: str, setup: dict, moves: list, expect: dict) -> None:
     st = run_card(card, setup, moves)
     assert st.phase != "resolve", f"resolution still pending: {st.legal_moves()}"
     check(st, expect)
+
+
+def test_random_playout_keeps_the_no_loop_ruling() -> None:
+    """The playout fast path answers decisions itself; a copied card's later steps keep the ruling."""
+    import random
+
+    from throne.games.hidden_leaders.playout import random_step
+
+    st = run_card("modest-monsterslayer", {"tavern": f"{GP} {LL} -", "parties": {0: PIG}},
+                  [f"tavern {GP}", "R+1", [f"tavern {LL}"]])
+    random_step(st, random.Random(0))  # the only Tavern option
+    assert st.phase == "resolve"
+    assert st.legal_moves() == [f"0:{PIG}"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from itertools import combinations
 
-from .rules import CONT, _action, _discard_down, _draw, _setup, decision, run
+from .rules import _action, _discard_down, _draw, _setup, answer, decision, run
 from .state import State
 
 #: index combinations of 1..3 cards of a hand of n cards (the discard options)
@@ -50,8 +50,7 @@ def random_step(st: State, rng: random.Random) -> None:
         _seat, _kind, _card, opts, moves = decision(st)
         st._cache = None
         value = opts[moves[rng.randrange(len(moves))]]
-        fr = st.stack.pop()
-        CONT[fr["then"]](st, fr, value)
+        answer(st, st.stack.pop(), value)
         run(st)
     elif ph == "setup":
         hand = st.hands[st.setup_seat]

@@ -191,12 +191,7 @@ def play(st: State, move: str) -> None:
     st.last = (seat, public_form(st, kind, move))
     ph = st.phase
     if ph == "resolve":
-        fr = st.stack.pop()
-        st.asif = bool(fr.get("asif"))
-        try:
-            CONT[fr["then"]](st, fr, value)
-        finally:
-            st.asif = False
+        answer(st, st.stack.pop(), value)
         run(st)
     elif ph == "action":
         _action(st, seat, move, value)
@@ -206,6 +201,15 @@ def play(st: State, move: str) -> None:
         _draw(st, seat, value)
     else:
         _discard_down(st, seat, value)
+
+
+def answer(st: State, fr: dict[str, Any], value: Any) -> None:
+    """Run the continuation of the decision ``fr``; what it pushes inherits ``asif`` (§4, ruling)."""
+    st.asif = bool(fr.get("asif"))
+    try:
+        CONT[fr["then"]](st, fr, value)
+    finally:
+        st.asif = False
 
 
 def public_form(st: State, kind: str, move: str) -> str:
