@@ -132,3 +132,21 @@ def test_an_abandoned_seat_is_taken_over_by_a_bot(tmp_path: Path) -> None:
                     ws.send_json({"type": "move", "move": msg["legal_moves"][0], "ply": msg["ply"]})
                 if msg["type"] == "state" and msg["status"] == "finished":
                     break
+
+
+def test_a_game_everyone_left_is_finished_by_bots(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path, secret_key="k", abandon_timeout=0.2, takeover_bot="random")
+    with TestClient(create_app(settings)) as client:
+        as_guest(client, "A")
+        game_id = client.post("/api/games", json={"game": "leaders"}).json()["game"]["id"]
+        as_guest(client, "B")
+        client.post(f"/api/games/{game_id}/join", json={})
+        client.cookies.clear()
+        deadline = time.monotonic() + 120  # a generous bound, not a speed check
+        game = client.get(f"/api/games/{game_id}").json()["game"]
+        while game["status"] == "live" and time.monotonic() < deadline:
+            time.sleep(0.2)
+            game = client.get(f"/api/games/{game_id}").json()["game"]
+        assert game["status"] == "finished"
+        assert all(s["kind"] == "bot" and s["takeover"] for s in game["seats"])
+        assert len(client.get(f"/api/games/{game_id}/record").json()["moves"]) == game["ply"]
