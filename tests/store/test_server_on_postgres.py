@@ -16,7 +16,9 @@ from throne.server.config import Settings
 @pytest.mark.postgres
 @pytest.mark.xdist_group("postgres")
 def test_a_rated_game_on_postgres(pg_cluster: PgCluster, tmp_path: Path) -> None:
-    settings = Settings(data_dir=tmp_path, database_url=pg_cluster.new_database(), secret_key="k")
+    settings = Settings(
+        data_dir=tmp_path, database_url=pg_cluster.new_database(), secret_key="k", ws_rate_per_s=1000.0
+    )
     with TestClient(create_app(settings)) as client:
         joined = []
         for name in ("ann", "bob"):
@@ -64,5 +66,6 @@ def test_a_rated_game_on_postgres(pg_cluster: PgCluster, tmp_path: Path) -> None
 def _state(ws, ply: int) -> dict:
     while True:
         msg = ws.receive_json()
+        assert msg["type"] != "error", msg
         if msg["type"] == "state" and msg["ply"] == ply:
             return msg
