@@ -119,8 +119,8 @@ def _register_hidden_leaders() -> None:
         budget=Budget(iterations=300),
     )
     register_level(game, "easy", "greedy", Budget(iterations=4), "greedy over 4 sampled worlds")
-    register_level(game, "medium", "ismcts", Budget(iterations=30), "ISMCTS, 30 iterations")
-    register_level(game, "hard", "ismcts", Budget(iterations=100), "ISMCTS, 100 iterations")
+    register_level(game, "medium", "ismcts", Budget(iterations=60), "ISMCTS, 60 iterations")
+    register_level(game, "hard", "ismcts", Budget(iterations=300), "ISMCTS, 300 iterations")
 
 
 def register_builtins() -> None:
