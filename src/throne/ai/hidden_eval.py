@@ -1,13 +1,9 @@
-"""The Hidden Leaders heuristic, and the seat-canonical worlds the search bots sample from.
+"""The Hidden Leaders heuristic.
 
 `evaluate` scores a full (usually determinized) state for every seat: the chance of each faction winning,
 from the marker positions blurred by the plays still to come (the blur shrinks as some party nears the
 face-up threshold), times the seat's share of that faction's win among the players allied with it (by
 heroes of the faction in the party, as the engine's scoring counts them, through a softmax).
-
-`canonical(state, seat)` puts every card `seat` cannot locate into a fixed (sorted) order before
-`determinize` redeals them, so the worlds a bot samples depend only on what its seat knows — never on
-where the hidden cards really are.
 """
 
 from __future__ import annotations
@@ -86,61 +82,3 @@ def evaluate(state: Any) -> list[float]:
         for seat, w in zip(aligned, weights, strict=True):
             values[seat] += p * w / total
     return values
-
-
-def canonical(state: Any, seat: int) -> Any:
-    """A copy of `state` in which the cards `seat` cannot locate sit in sorted order.
-
-    The cards concerned are exactly those `determinize(seat)` redeals (other hands and face-down heroes not
-    known to `seat`, the Harbor, the unknown part of the Wilderness, cards hidden in pending decisions of
-    other seats); what other seats know about them follows the cards. Two states that `seat` cannot tell
-    apart give equal canonical copies, so determinizing the copy cannot leak a secret.
-    """
-    mine = state.known[seat]
-    slots: list[tuple[str, int, int]] = []
-    pool: list[str] = []
-    for p in range(state.players):
-        if p == seat:
-            continue
-        for i, c in enumerate(state.hands[p]):
-            if mine.get(c) != f"h{p}":
-                slots.append(("h", p, i))
-                pool.append(c)
-        for i, (c, up) in enumerate(state.parties[p]):
-            if not up and mine.get(c) != f"d{p}":
-                slots.append(("d", p, i))
-                pool.append(c)
-    for i, c in enumerate(state.harbor):
-        slots.append(("H", 0, i))
-        pool.append(c)
-    for i, c in enumerate(state.wilderness):
-        if mine.get(c) != "w":
-            slots.append(("w", 0, i))
-            pool.append(c)
-    for k, frame in enumerate(state.stack):
-        if "hid" in frame and frame["seat"] != seat:
-            for i, c in enumerate(frame["hid"]):
-                slots.append(("L", k, i))
-                pool.append(c)
-    ordered = sorted(pool)
-    mapping = dict(zip(pool, ordered, strict=True))
-    out = state.clone()
-    out._cache = None
-    for (zone, p, i), c in zip(slots, ordered, strict=True):
-        if zone == "h":
-            out.hands[p][i] = c
-        elif zone == "d":
-            out.parties[p][i] = (c, False)
-        elif zone == "H":
-            out.harbor[i] = c
-        elif zone == "w":
-            out.wilderness[i] = c
-        else:
-            frame = out.stack[p]
-            if frame is state.stack[p]:
-                frame = out.stack[p] = {**frame, "hid": list(frame["hid"])}
-            frame["hid"][i] = c
-    for q in range(state.players):
-        if q != seat:
-            out.known[q] = {mapping.get(c, c): z for c, z in state.known[q].items()}
-    return out

@@ -1,7 +1,7 @@
 """Bots for hidden-information games (Hidden Leaders): determinized greedy and single-observer ISMCTS.
 
-Both read a state only through `canonical(state, seat)` + `determinize(seat, rng)`: every world they search
-is one the seat cannot tell apart from the real game, drawn from what the seat knows alone. ISMCTS keeps one
+Both read a state only through `determinize(seat, rng)`: every world they search is one the seat cannot tell
+apart from the real game, drawn from what the seat knows alone. ISMCTS keeps one
 tree of move strings for the observer; each iteration samples a world, descends through the moves legal in
 it (UCB with availability counts, each seat maximising its own value), expands one move, plays a short
 random rollout and scores the result with the heuristic for every seat.
@@ -17,15 +17,14 @@ from typing import Any
 from throne.ai.base import Budget, check_turn
 
 Evaluate = Callable[[Any], Sequence[float]]
-Canonical = Callable[[Any, int], Any]
 
 DEFAULT_BUDGET = Budget(iterations=300)
 
 
-def _hidden_defaults() -> tuple[Evaluate, Canonical]:
-    from throne.ai.hidden_eval import canonical, evaluate
+def _default_evaluate() -> Evaluate:
+    from throne.ai.hidden_eval import evaluate
 
-    return evaluate, canonical
+    return evaluate
 
 
 class _Node:
@@ -48,15 +47,12 @@ class IsmctsBot:
         name: str = "ismcts",
         *,
         evaluate: Evaluate | None = None,
-        canonical: Canonical | None = None,
         exploration: float = 0.7,
         rollout: int = 4,
     ) -> None:
         self.name = name
         self.default_budget = budget or DEFAULT_BUDGET
-        default_eval, default_canon = (evaluate, canonical) if evaluate and canonical else _hidden_defaults()
-        self.evaluate = evaluate or default_eval
-        self.canonical = canonical or default_canon
+        self.evaluate = evaluate or _default_evaluate()
         self.exploration = exploration
         self.rollout = rollout
         self.seed = seed
@@ -68,11 +64,10 @@ class IsmctsBot:
         if len(legal) == 1:
             return legal[0]
         rng = random.Random(self.seed)
-        base = self.canonical(state, seat)
         root = _Node(state.players)
         clock = (budget or Budget()).or_default(self.default_budget).clock()
         while clock.tick():
-            self._iterate(base.determinize(seat, rng), root, rng)
+            self._iterate(state.determinize(seat, rng), root, rng)
         self.last_iterations = clock.done
         ranked = [(child.n, child.w[seat] / max(child.n, 1), move) for move, child in root.children.items()]
         ranked = [r for r in ranked if r[2] in legal]
@@ -136,13 +131,10 @@ class DeterminizedGreedyBot:
         name: str = "greedy",
         *,
         evaluate: Evaluate | None = None,
-        canonical: Canonical | None = None,
     ) -> None:
         self.name = name
         self.default_budget = budget or Budget(iterations=8)
-        default_eval, default_canon = (evaluate, canonical) if evaluate and canonical else _hidden_defaults()
-        self.evaluate = evaluate or default_eval
-        self.canonical = canonical or default_canon
+        self.evaluate = evaluate or _default_evaluate()
         self.seed = seed
         self.last_iterations = 0
 
@@ -153,11 +145,10 @@ class DeterminizedGreedyBot:
         if len(legal) == 1:
             return legal[0]
         rng = random.Random(self.seed)
-        base = self.canonical(state, seat)
         totals = dict.fromkeys(legal, 0.0)
         clock = (budget or Budget()).or_default(self.default_budget).clock()
         while clock.tick():
-            world = base.determinize(seat, rng)
+            world = state.determinize(seat, rng)
             for move in legal:
                 trial = world.clone()
                 trial.play(move)

@@ -97,6 +97,23 @@ def test_determinize_redeals_the_unknown() -> None:
     assert all(d.leaders[0] == st.leaders[0] and d.seed != st.seed and d.history == [] for d in dealt)
 
 
+@pytest.mark.parametrize(("seed", "players", "modules", "steps"), STATES)
+def test_determinize_depends_only_on_what_the_seat_knows(
+    seed: int, players: int, modules: tuple[str, ...], steps: int
+) -> None:
+    """Two states a seat cannot tell apart give it the same worlds, so a bot searching them cannot cheat."""
+    st = random_state(seed, players, modules, steps)
+    if st.is_over:
+        return
+    seat = st.to_play
+    other = st.determinize(seat, random.Random(99))
+    assert other.view(seat) == st.view(seat)
+    for k in range(3):
+        mine = st.determinize(seat, random.Random(k)).to_json()
+        theirs = other.determinize(seat, random.Random(k)).to_json()
+        assert mine == theirs
+
+
 def test_known_cards_survive_determinize() -> None:
     st = build({"players": 3, "parties": {1: "~leery-lizard ~keen-koi"}, "hands": {2: "ace-fighter"},
                 "harbor": "furious-frog short-sighted-soldier", "wilderness": "rotting-orangutan"})

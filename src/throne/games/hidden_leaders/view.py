@@ -198,7 +198,10 @@ def _keep_pending_answerable(st: State, seat: int, slots: list[tuple[str, int, i
 
 
 def determinize(st: State, seat: int, rng: random.Random) -> State:
-    """A full state consistent with everything ``seat`` knows; every unknown card is dealt at random."""
+    """A full state consistent with everything ``seat`` knows; every unknown card is dealt at random.
+
+    Two states that ``seat`` cannot tell apart give the same world for the same ``rng`` state.
+    """
     if not (isinstance(seat, int) and 0 <= seat < st.players):
         raise ValueError(f"seat must be 0..{st.players - 1}, not {seat!r}")
     if not st.track:
@@ -235,7 +238,9 @@ def determinize(st: State, seat: int, rng: random.Random) -> State:
             for i, c in enumerate(fr["hid"]):
                 pool.append(c)
                 slots.append(("L", k, i))
-    new = pool[:]
+    # Deal from a sorted pool so that the world depends only on what `seat` knows (and on `rng`), never on
+    # where the unknown cards really are: search bots rely on this to be unable to cheat.
+    new = sorted(pool)
     rng.shuffle(new)
     _keep_pending_answerable(st, seat, slots, new, rng)
     mapping = dict(zip(pool, new, strict=True))
