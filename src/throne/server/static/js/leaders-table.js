@@ -162,13 +162,16 @@ export class LeadersTable {
     const occupied = new Set((view.pieces || []).map((p) => p.cell));
     const highlight = new Map();
     const clickable = new Set();
+    for (const tok of this.clicks) if (/^[a-g][1-7]$/.test(tok)) highlight.set(tok, "selected");
+    // A clicked cell that is also a next step was left by the piece moving now (the Cub onto the Hermit's cell):
+    // it shows as a destination, not as a target or as selected.
     for (const tok of next) {
       if (/^[a-g][1-7]$/.test(tok)) {
         clickable.add(tok);
-        if (this.clicks.length > 0) highlight.set(tok, occupied.has(tok) ? "target" : "dest");
+        const taken = occupied.has(tok) && !this.clicks.includes(tok);
+        if (this.clicks.length > 0) highlight.set(tok, taken ? "target" : "dest");
       }
     }
-    for (const tok of this.clicks) if (/^[a-g][1-7]$/.test(tok)) highlight.set(tok, "selected");
     if (this.clicks.length > 0) {
       const first = this.clicks[0];
       if (/^[a-g][1-7]$/.test(first)) clickable.add(first);
