@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from throne.ai.positions import random_positions
 from throne.games import hidden_leaders as hl
 from throne.games import leaders
 
@@ -13,37 +14,16 @@ HIDDEN_MODULES = (("core",), ("core", "kickstarter"), ("core", "kickstarter", "q
 
 def leaders_positions(count: int, seed: int = 0, max_moves: int = 80) -> list[Any]:
     """`count` unfinished Leaders positions after 0..max_moves random moves."""
-    out = []
-    attempt = seed
-    while len(out) < count:
-        rng = random.Random(attempt)
-        state = leaders.new_game(seed=attempt)
-        for _ in range(rng.randint(0, max_moves)):
-            if state.is_over:
-                break
-            state.play(rng.choice(state.legal_moves()))
-        if not state.is_over:
-            out.append(state)
-        attempt += 1
-    return out
+    return random_positions(lambda deal: leaders.new_game(seed=deal), count, seed, max_moves=max_moves)
 
 
 def hidden_positions(players: int, count: int, seed: int = 0, max_moves: int = 200) -> list[Any]:
     """`count` unfinished Hidden Leaders positions (modules rotated) after random moves."""
-    out = []
-    attempt = seed
-    while len(out) < count:
-        rng = random.Random(attempt)
-        modules = HIDDEN_MODULES[attempt % len(HIDDEN_MODULES)]
-        state = hl.new_game(players=players, seed=attempt, modules=modules)
-        for _ in range(rng.randint(0, max_moves)):
-            if state.is_over:
-                break
-            state.play(rng.choice(state.legal_moves()))
-        if not state.is_over:
-            out.append(state)
-        attempt += 1
-    return out
+
+    def deal(s: int) -> Any:
+        return hl.new_game(players=players, seed=s, modules=HIDDEN_MODULES[s % len(HIDDEN_MODULES)])
+
+    return random_positions(deal, count, seed, max_moves=max_moves)
 
 
 def winning_positions(count: int) -> list[tuple[Any, set[str]]]:

@@ -9,31 +9,21 @@ over `runs` positions.
 
 from __future__ import annotations
 
-import random
 import statistics
 import time
 from typing import Any
 
 from throne.ai import registry
 from throne.ai.base import Budget
+from throne.ai.positions import random_positions
 
 
 def positions(game: str, count: int, seed: int = 0) -> list[Any]:
     """`count` positions reached by 10-40 random moves from seeded deals (never finished ones)."""
     adapter = registry.game_adapter(game)
-    out = []
-    attempt = 0
-    while len(out) < count:
-        rng = random.Random(seed + attempt)
-        state = adapter.new_game(seed + attempt, adapter.default_players)
-        for _ in range(rng.randint(10, 40)):
-            if state.is_over:
-                break
-            state.play(rng.choice(state.legal_moves()))
-        if not state.is_over:
-            out.append(state)
-        attempt += 1
-    return out
+    return random_positions(
+        lambda deal: adapter.new_game(deal, adapter.default_players), count, seed, min_moves=10, max_moves=40
+    )
 
 
 def measure(game: str, name: str, state: Any, seconds: float) -> tuple[float, str]:
