@@ -7,7 +7,20 @@ from itertools import combinations
 from typing import Any
 
 from . import effects as _effects  # noqa: F401  (registers the abilities)
-from .cards import CARDS, EMPEROR, LEADERS, MODULE_CARDS, MODULES, THRESHOLDS
+from .cards import (
+    BASE_LEADERS,
+    CARDS,
+    EMPEROR,
+    FACTIONS,
+    GUARDIAN_LEADERS,
+    GUARDIANS,
+    LEADER_POOL,
+    LEADERS,
+    MODULES,
+    THRESHOLDS,
+    deck_cards,
+)
+from .fate import FATE_KINDS
 from .state import CONT, FILTERS, OPS, Cand, IllegalMoveError, State
 
 PROMPTS: dict[str, str] = {
@@ -25,7 +38,23 @@ PROMPTS: dict[str, str] = {
     "extra-play": "You may play 1 more non-Imperial card",
     "pile": "Choose the pile to draw 2 cards from",
     "mode": "Turn a face-down hero face up, or look at one",
+    "fate": "Choose 1 of your 2 Fate cards",
 }
+
+
+def deal_leaders(rng: random.Random, players: int, modules: tuple[str, ...]) -> list[str]:
+    """One secret leader per seat (§2; with ``legends`` from the leader pool of legends §2.2)."""
+    if "legends" not in modules:
+        leaders = list(LEADERS)[:len(BASE_LEADERS)]
+        rng.shuffle(leaders)
+        return leaders[:players]
+    a, b = LEADER_POOL[players]
+    base, guard = list(BASE_LEADERS), list(GUARDIAN_LEADERS)
+    rng.shuffle(base)
+    rng.shuffle(guard)
+    pool = base[:a] + guard[:b]
+    rng.shuffle(pool)
+    return pool[:players]
 
 
 def new_game(players: int = 4, seed: int | None = None, variant: str = "full",
@@ -47,10 +76,10 @@ def new_game(players: int = 4, seed: int | None = None, variant: str = "full",
     st = State()
     st.players, st.variant, st.seed = players, variant, seed
     st.modules = tuple(m for m in MODULES if m in mods)
-    leaders = list(LEADERS)
-    rng.shuffle(leaders)
-    st.leaders = leaders[:players]
-    deck = [c for m in st.modules for c in MODULE_CARDS[m]]
+    st.leaders = deal_leaders(rng, players, st.modules)
+    if "legends" in st.modules:
+        st.guardian = 1
+    deck = deck_cards(st.modules, players)
     rng.shuffle(deck)
     st.graveyard = [EMPEROR]
     st.tavern = [deck.pop(0) for _ in range(3)]
@@ -152,7 +181,9 @@ def explain(st: State, move: str) -> str:
     words = move.split()
     if not words:
         return f"empty move; {who}"
-    unknown = [w for w in words if "-" in w and w not in CARDS and ":" not in w and w[0] not in "RG"]
+    names = (*FACTIONS, GUARDIANS, *FATE_KINDS)
+    unknown = [w for w in words if "-" in w and w not in CARDS and ":" not in w and w[0] not in "RG"
+               and w not in names]
     if unknown:
         return f"{move!r}: unknown card id {unknown[0]!r}; {who}"
     if kind in ("action", "setup", "discard", "extra-play", "pick-hand"):
@@ -220,7 +251,7 @@ def public_form(st: State, kind: str, move: str) -> str:
         return f"discard {n} card{'s' if n > 1 else ''}"
     if kind == "discard":
         return "discard 1 card"
-    if st.phase == "resolve" and st.stack[-1].get("secret"):
+    if st.phase == "resolve" and st.stack[-1].get("secret") and move != "skip":
         return move.split()[0] + " card"
     return move
 
@@ -331,5 +362,9 @@ def _end_turn(st: State) -> None:
             if c is None:
                 break
             st.tavern[i] = c
-    st.turn = (st.turn + 1) % st.players
+    nxt = (st.turn + 1) % st.players
+    while nxt in st.skips:  # a skipped turn (legends §5.3): no action, no draw, no refill
+        st.skips.remove(nxt)
+        nxt = (nxt + 1) % st.players
+    st.turn = nxt
     st.phase = "action"
