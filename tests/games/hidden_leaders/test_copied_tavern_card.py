@@ -17,7 +17,8 @@ from .helpers import check, run_card
 
 MS, IMP = "modest-monsterslayer", "insidious-impaler"
 DST, RAM, BC = "double-shielded-turtle", "resurrected-ram", "battle-connoisseur"
-LL, FF, PIG, SSS, E = "leery-lizard", "furious-frog", "pigmented-war-pig", "short-sighted-soldier", "deceased-emperor"
+LL, FF, PIG = "leery-lizard", "furious-frog", "pigmented-war-pig"
+SSS, E = "short-sighted-soldier", "deceased-emperor"
 
 ROWS = [
     # Double-Shielded Turtle: X counts the other Tavern cards of the named faction, never the Turtle itself.
@@ -68,7 +69,8 @@ def test_copied_tavern_card(card: str, setup: dict, moves: list, expect: dict) -
 
 def test_the_chosen_card_is_out_of_the_tavern_while_it_resolves() -> None:
     """Mid-resolution the slot is empty, the card is held by the resolution, and the state round-trips."""
-    rest = [c for m in ("core", "kickstarter", "queens") for c in MODULE_CARDS[m] if c not in (MS, DST, LL, PIG)]
+    mods = ("core", "kickstarter", "queens")
+    rest = [c for m in mods for c in MODULE_CARDS[m] if c not in (MS, DST, LL, PIG)]
     st = run_card(MS, {"tavern": f"{DST} {LL} {PIG}", "harbor": rest, "graveyard": E}, [f"tavern {DST}"])
     assert st.phase == "resolve" and st.tavern == [None, LL, PIG]
     back = from_json(to_json(st))
@@ -82,13 +84,14 @@ HARBOR = f"{SSS} {FF} {E} keen-koi ace-fighter"
 
 
 @pytest.mark.parametrize(("card", "tavern", "moves", "tavern_before", "tavern_after"), [
-    (MS, f"{DST} {LL} {PIG}", [f"tavern {DST}", "faction water-folk", "R-1"], f"- - {PIG}", f"{E} keen-koi {PIG}"),
+    (MS, f"{DST} {LL} {PIG}", [f"tavern {DST}", "faction water-folk", "R-1"], f"- - {PIG}",
+     f"{E} keen-koi {PIG}"),
     (MS, f"{PIG} {DST} -", [f"tavern {DST}", "faction undead"], f"{PIG} - -", f"{PIG} {E} keen-koi"),
     (IMP, f"{BC} {LL} {PIG}", [f"tavern {BC}", f"pick {LL}"], "- - -", f"{E} keen-koi ace-fighter"),
 ])
 def test_emptied_slot_refilled_at_end_of_turn(card: str, tavern: str, moves: list, tavern_before: str,
                                               tavern_after: str) -> None:
-    """Seat 0 draws to 4 from the Harbor, discards down to 3; then every empty slot refills from the Harbor."""
+    """Seat 0 draws to 4 from the Harbor, discards down to 3; then each empty slot refills from the Harbor."""
     st = run_card(card, {"tavern": tavern, "hands": {0: "hairy-hermit depressed-druid"}, "harbor": HARBOR},
                   moves)
     check(st, {"tavern": tavern_before, "phase": "draw"})
