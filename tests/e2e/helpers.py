@@ -32,7 +32,13 @@ class Contexts:
         self.opened.append(context)
         page = context.new_page()
         page.on("pageerror", lambda err: self.errors.append(str(err)))
+        page.on("console", self._csp_violation)
         return page
+
+    def _csp_violation(self, message) -> None:
+        """Anything the Content-Security-Policy blocked is a page error too."""
+        if message.type == "error" and "Content Security Policy" in message.text:
+            self.errors.append(message.text)
 
     def close(self) -> None:
         for context in self.opened:
