@@ -106,8 +106,8 @@ def arena(
 ) -> None:
     """Play bots against each other; prints win rates with 95% confidence intervals."""
     from throne.ai import AIError
-    from throne.ai import arena as arena_mod
-    from throne.dist.backend import BackendError
+    from throne.scaleout import arena as arena_mod
+    from throne.scaleout.backend import BackendError
 
     try:
         report = arena_mod.run_arena(
@@ -153,7 +153,7 @@ def tournament(
     out: Annotated[Path, typer.Option(help="Output directory (JSON, table, PNG).")] = Path("tournament"),
 ) -> None:
     """Round-robin tournament: Elo ratings with 95% intervals, score matrix, JSON and a PNG plot."""
-    from throne.dist import tournament as tour
+    from throne.scaleout import tournament as tour
 
     try:
         result = tour.run_tournament(
@@ -187,7 +187,7 @@ def selfplay(
     workers: Annotated[int | None, typer.Option(help="Worker processes (default: one per CPU).")] = None,
 ) -> None:
     """Self-play games written as training trajectories (observations, legal actions, actions, returns)."""
-    from throne.dist.selfplay import run_selfplay
+    from throne.scaleout.selfplay import run_selfplay
 
     try:
         meta = run_selfplay(

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from throne.dist.backend import imap_games
+from throne.scaleout.backend import imap_games
 
 FORMAT = "throne-selfplay-1"
 
