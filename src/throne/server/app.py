@@ -28,6 +28,7 @@ from throne.server.errors import (
 from throne.server.headers import SecurityHeaders
 from throne.server.limits import BodyLimit
 from throne.server.lobby import Hub
+from throne.server.ratelimit import RateLimiter
 from throne.server.routes import accounts, games, players
 from throne.server.sessions import SessionSigner
 from throne.store.db import Database
@@ -64,6 +65,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.signer = SessionSigner(settings.resolved_secret())
+    app.state.limiter = RateLimiter(settings.rate_limits)
     app.add_exception_handler(ApiError, api_error_handler)
     app.add_exception_handler(StoreError, store_error_handler)
     app.add_exception_handler(RequestValidationError, validation_error_handler)

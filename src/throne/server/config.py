@@ -7,6 +7,7 @@ import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from throne.server.ratelimit import Limit
 from throne.store.db import default_sqlite_url
 
 
@@ -40,6 +41,10 @@ class Settings:
     breaker_cooldown: float = 2.0
     read_threads: int = 4
     cpu_threads: int = 2
+    # Request rate limits by rule ("login:ip", ...); None: the defaults of throne.server.ratelimit, {}: none.
+    rate_limits: dict[str, Limit] | None = field(
+        default_factory=lambda: {} if os.environ.get("THRONE_RATE_LIMITS") == "off" else None
+    )
     # Origins (scheme://host[:port]) besides the request's own Host that may send state-changing requests,
     # e.g. the public address when a proxy rewrites Host.
     allowed_origins: tuple[str, ...] = field(
