@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
+from .. import legacy_rng
+from ..randomness import LEGACY_RNG, RNG_VERSION, Seed, check_seed, check_version, keyed, new_secret
 from . import notation
 from .actions import DECODE, MOVE_STRINGS, T_END, T_HC2, T_PATH, T_REC, T_SWAP
 from .board import NAMES, NUM_CELLS, START_CELLS
@@ -442,10 +443,23 @@ class State:
         return f"leaders.State({self.position()!r})"
 
 
-def new_game(seed: int | None = None, draw_rule: bool = True) -> State:
-    """The standard start: both Leaders on their start cells, the 16 cards shuffled by ``seed``."""
+def new_game(seed: Seed | None = None, draw_rule: bool = True, rng: int = RNG_VERSION) -> State:
+    """The standard start: both Leaders on their start cells, the 16 cards shuffled by ``seed``.
+
+    ``seed`` None deals from a fresh 128-bit secret. The deal is in the start position, so records replay
+    without the seed; ``rng=LEGACY_RNG`` reproduces the deals of the old ``random.Random(seed)`` scheme.
+    """
+    check_version(rng)
+    if seed is None:
+        seed = new_secret()
+    check_seed(seed)
     cards = list(CARDS)
-    random.Random(seed).shuffle(cards)
+    if rng == LEGACY_RNG:
+        if not isinstance(seed, int):
+            raise ValueError(f"the legacy generator takes an integer seed, not {seed!r}")
+        legacy_rng.dealer(seed).shuffle(cards)
+    else:
+        keyed(seed, "leaders/deck").shuffle(cards)
     board = [-1] * NUM_CELLS
     board[START_CELLS[0]] = 0
     board[START_CELLS[1]] = 1
