@@ -163,7 +163,7 @@ async def move(game_id: GameId, body: MoveIn, request: Request) -> dict:
     try:
         ply = await hub.submit_move(game_id, seat, body.move, body.ply)
     except MoveRefused as exc:
-        raise ApiError(409, exc.code, exc.message) from None
+        raise ApiError(503 if exc.code == "store_unavailable" else 409, exc.code, exc.message) from None
     return {"ok": True, "ply": ply}
 
 
