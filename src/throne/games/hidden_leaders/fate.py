@@ -6,7 +6,6 @@ decision of the burying seat whose frame holds the 2 drawn kinds in ``hid``; onl
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from .state import Cand, Frame, State, cont, filt, op
@@ -21,14 +20,16 @@ def is_fate(fr: Frame) -> bool:
     return fr.get("then") == "fate"
 
 
-def draw_fates(rng: random.Random) -> list[str]:
-    """2 Fate cards drawn at random from the complete deck."""
-    return rng.sample(FATE_DECK, 2)
+def draw_fates(rng: Any) -> list[str]:
+    """2 Fate cards drawn at random from the complete deck (``rng``: anything with ``shuffle``)."""
+    deck = list(FATE_DECK)
+    rng.shuffle(deck)
+    return deck[:2]
 
 
 def push_fate(st: State, by: int, card: str) -> None:
     """Seat ``by`` buried the Guardian card ``card``: it draws 2 Fate cards and must choose 1."""
-    st.ask("fate", by, card, "fate", "fate", hid=draw_fates(st.rng()))
+    st.ask("fate", by, card, "fate", "fate", hid=draw_fates(st.rng("fate")))
 
 
 @filt("fate")

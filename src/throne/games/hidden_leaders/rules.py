@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import random
 from itertools import combinations
-from typing import Any
+from typing import Any, Protocol
 
+from .. import legacy_rng
+from ..randomness import LEGACY_RNG, RNG_VERSION, Seed, check_seed, check_version, keyed, new_secret
 from . import effects as _effects  # noqa: F401  (registers the abilities)
 from .cards import (
     BASE_LEADERS,
@@ -15,7 +16,6 @@ from .cards import (
     GUARDIAN_LEADERS,
     GUARDIANS,
     LEADER_POOL,
-    LEADERS,
     MODULES,
     THRESHOLDS,
     deck_cards,
@@ -42,24 +42,12 @@ PROMPTS: dict[str, str] = {
 }
 
 
-def deal_leaders(rng: random.Random, players: int, modules: tuple[str, ...]) -> list[str]:
-    """One secret leader per seat (§2; with ``legends`` from the leader pool of legends §2.2)."""
-    if "legends" not in modules:
-        leaders = list(LEADERS)[:len(BASE_LEADERS)]
-        rng.shuffle(leaders)
-        return leaders[:players]
-    a, b = LEADER_POOL[players]
-    base, guard = list(BASE_LEADERS), list(GUARDIAN_LEADERS)
-    rng.shuffle(base)
-    rng.shuffle(guard)
-    pool = base[:a] + guard[:b]
-    rng.shuffle(pool)
-    return pool[:players]
+def new_game(players: int = 4, seed: Seed | None = None, variant: str = "full",
+             modules: tuple[str, ...] | list[str] = ("core",), rng: int = RNG_VERSION) -> State:
+    """Deal a new game (§2): a pure function of the seed and the generator version ``rng``.
 
-
-def new_game(players: int = 4, seed: int | None = None, variant: str = "full",
-             modules: tuple[str, ...] | list[str] = ("core",)) -> State:
-    """Deal a new game (§2). The deal is a pure function of the seed."""
+    ``seed`` None deals from a fresh 128-bit secret. ``rng=LEGACY_RNG`` replays games dealt before version 2.
+    """
     if not isinstance(players, int) or not 2 <= players <= 6:
         raise ValueError(f"Hidden Leaders is played by 2 to 6 players, not {players!r}")
     if variant not in THRESHOLDS:
@@ -70,17 +58,23 @@ def new_game(players: int = 4, seed: int | None = None, variant: str = "full",
     bad = [m for m in mods if m not in MODULES]
     if bad or len(set(mods)) != len(mods):
         raise ValueError(f"bad module list {list(mods)!r}: choose among {list(MODULES)} without repeats")
+    check_version(rng)
     if seed is None:
-        seed = random.randrange(2**32)
-    rng = random.Random(seed)
+        seed = new_secret()
+    check_seed(seed)
     st = State()
-    st.players, st.variant, st.seed = players, variant, seed
+    st.players, st.variant, st.seed, st.rng_version = players, variant, seed, rng
     st.modules = tuple(m for m in MODULES if m in mods)
-    st.leaders = deal_leaders(rng, players, st.modules)
     if "legends" in st.modules:
         st.guardian = 1
     deck = deck_cards(st.modules, players)
-    rng.shuffle(deck)
+    if rng == LEGACY_RNG:
+        st.leaders, deck = _legacy_deal(seed, players, st.modules, deck)
+        st.first = 0
+    else:
+        st.leaders = deal_leaders(st)
+        keyed(seed, "hidden-leaders/deck").shuffle(deck)
+        st.first = keyed(seed, "hidden-leaders/first").randbelow(players)
     st.graveyard = [EMPEROR]
     st.tavern = [deck.pop(0) for _ in range(3)]
     st.hands = [[deck.pop(0) for _ in range(5)] for _ in range(players)]
@@ -89,7 +83,44 @@ def new_game(players: int = 4, seed: int | None = None, variant: str = "full",
     st.known = [{} for _ in range(players)]
     st.phase = "setup"
     st.setup_seat = 0
+    st.turn = st.first
     return st
+
+
+class Shuffler(Protocol):
+    def shuffle(self, x: list[str]) -> None: ...
+
+
+def deal_leaders(st: State) -> list[str]:
+    """One leader per seat (the generator of purpose ``"leaders"``)."""
+    return pool_leaders(keyed(st.seed, "hidden-leaders/leaders"), st.players, st.modules)
+
+
+def pool_leaders(gen: Shuffler, players: int, modules: tuple[str, ...]) -> list[str]:
+    """The shuffled base leaders; with ``legends`` the secret leader pool of legends §2.2 (a base and b
+    Guardian leaders at random, shuffled together). The first ``players`` are dealt."""
+    if "legends" not in modules:
+        leaders = list(BASE_LEADERS)
+        gen.shuffle(leaders)
+        return leaders[:players]
+    a, b = LEADER_POOL[players]
+    base, guard = list(BASE_LEADERS), list(GUARDIAN_LEADERS)
+    gen.shuffle(base)
+    gen.shuffle(guard)
+    pool = base[:a] + guard[:b]
+    gen.shuffle(pool)
+    return pool[:players]
+
+
+def _legacy_deal(seed: Seed, players: int, modules: tuple[str, ...],
+                 deck: list[str]) -> tuple[list[str], list[str]]:
+    """Generator version 1: ``random.Random(seed)`` shuffles the leaders, then the deck."""
+    if not isinstance(seed, int):
+        raise ValueError(f"the legacy generator takes an integer seed, not {seed!r}")
+    gen = legacy_rng.dealer(seed)
+    leaders = pool_leaders(gen, players, modules)
+    gen.shuffle(deck)
+    return leaders, deck
 
 
 # ---------------------------------------------------------------------------------------------- decisions
@@ -268,7 +299,7 @@ def _setup(st: State, seat: int, value: tuple[str, str]) -> None:
         st.setup_seat = seat + 1
     else:
         st.phase = "action"
-        st.turn = 0
+        st.turn = st.first
 
 
 def _action(st: State, seat: int, move: str, value: Any) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ..randomness import LEGACY_RNG, RNG_VERSION, KeyedRandom, SeedError, check_seed, check_version
 from .cards import (
     BASE_LEADERS,
     CARDS,
@@ -17,8 +18,10 @@ from .cards import (
     deck_cards,
     is_of,
 )
-from .fate import FATE_DECK, FATE_KINDS, fate_view, is_fate
+from .fate import FATE_KINDS, draw_fates, fate_view, is_fate
 from .state import State
+
+Rng = random.Random | KeyedRandom
 
 
 class StateError(ValueError):
@@ -66,6 +69,8 @@ def to_json(st: State) -> dict[str, Any]:
     }
     if st.guardian is not None:
         d["skips"] = list(st.skips)
+    if st.rng_version != LEGACY_RNG:  # legacy states keep their old shape exactly
+        d.update(rng=st.rng_version, draws=st.draws, first=st.first)
     if st.phase == "resolve":
         d["stack"] = [dict(fr) for fr in st.stack]
         d["chain"] = list(st.chain)
@@ -118,8 +123,18 @@ def from_json(data: dict[str, Any]) -> State:
         st.turn = int(data["turn"])
         st.phase = data["phase"]
         st.seed = data["seed"]
-        if not isinstance(st.seed, int) or isinstance(st.seed, bool):
-            raise _fail(f"seed must be an integer, not {st.seed!r}")
+        st.rng_version = data.get("rng", LEGACY_RNG)
+        try:
+            check_version(st.rng_version)
+            check_seed(st.seed)
+        except SeedError as exc:
+            raise _fail(f"bad seed or generator: {exc}") from None
+        if st.rng_version == LEGACY_RNG and not isinstance(st.seed, int):
+            raise _fail(f"a legacy-generator state needs an integer seed, not {st.seed!r}")
+        st.draws = data.get("draws", 0)
+        st.first = data.get("first", 0)
+        if not isinstance(st.draws, int) or isinstance(st.draws, bool) or st.draws < 0:
+            raise _fail(f"draws must be a non-negative integer, not {st.draws!r}")
         st.known = [dict(k) for k in data.get("known") or [{} for _ in range(st.players)]]
         st.history = [(int(s), str(m)) for s, m in data.get("history", [])]
         last = data.get("last")
@@ -136,6 +151,8 @@ def from_json(data: dict[str, Any]) -> State:
         raise _fail(f"unknown phase {st.phase!r}")
     if not 0 <= st.turn < st.players:
         raise _fail(f"turn {st.turn} out of range")
+    if not isinstance(st.first, int) or isinstance(st.first, bool) or not 0 <= st.first < st.players:
+        raise _fail(f"first {st.first!r} out of range")
     if st.phase == "resolve" and not st.stack:
         raise _fail("phase 'resolve' needs a non-empty 'stack'")
     cards = [c for h in st.hands for c in h] + [c for p in st.parties for c, _ in p]
@@ -234,7 +251,7 @@ def _prompt(kind: str, card: str | None) -> str:
 
 
 def _keep_pending_answerable(st: State, seat: int, slots: list[tuple[str, int, int]], new: list[str],
-                             rng: random.Random) -> None:
+                             rng: Rng | _Sorted) -> None:
     """Underwater Artist: a pending "give me a card of faction F" decision of another seat is public proof
     that this seat holds such a card, so the deal must give it one."""
     top = st.stack[-1] if st.stack else None
@@ -251,17 +268,47 @@ def _keep_pending_answerable(st: State, seat: int, slots: list[tuple[str, int, i
     new[a], new[b] = new[b], new[a]
 
 
-def determinize(st: State, seat: int, rng: random.Random) -> State:
+class _Sorted:
+    """A stand-in generator that never permutes, so ``_redeal`` deals every unknown card in sorted order."""
+
+    @staticmethod
+    def shuffle(x: list[str]) -> None:
+        return None
+
+    @staticmethod
+    def choice(seq: list[int]) -> int:
+        return seq[0]
+
+
+def determinize(st: State, seat: int, rng: Rng) -> State:
     """A full state consistent with everything ``seat`` knows; every unknown card is dealt at random.
 
-    Two states that ``seat`` cannot tell apart give the same world for the same ``rng`` state.
+    Two states that ``seat`` cannot tell apart give the same world for the same ``rng`` state. The world's
+    own seed comes from ``rng`` too: its later random outcomes are imagined, never the real game's.
     """
+    world_seed = rng.randrange(2**32)
+    s = _redeal(st, seat, rng)
+    s.seed = world_seed
+    return s
+
+
+def blind(st: State, seat: int) -> State:
+    """The canonical world of ``seat``: every card it cannot see dealt in sorted order, the other leaders
+    sorted, no history, and a seed unrelated to the game's.
+
+    It is a pure function of what ``seat`` knows (two states it cannot tell apart give equal blind states),
+    so it is what a bot of that seat may be handed; the bot then determinizes it for each world it searches.
+    """
+    return _redeal(st, seat, _Sorted())
+
+
+def _redeal(st: State, seat: int, rng: Rng | _Sorted) -> State:
     if not (isinstance(seat, int) and 0 <= seat < st.players):
         raise ValueError(f"seat must be 0..{st.players - 1}, not {seat!r}")
     if not st.track:
         raise ValueError("a clone(track=False) keeps no knowledge to determinise from")
     s = st.clone()
-    s.seed = rng.randrange(2**32)
+    s.seed, s.rng_version, s.draws = 0, RNG_VERSION, 0
     s.history = []
     s._cache = None
     if st.phase == "over":
@@ -317,14 +364,14 @@ def determinize(st: State, seat: int, rng: random.Random) -> State:
             s.known[q] = {mapping.get(c, c): z for c, z in st.known[q].items()}
     for k, fr in enumerate(s.stack):  # another seat's drawn Fate cards: 2 at random from the deck
         if is_fate(fr) and fr["seat"] != seat:
-            s.stack[k] = {**fr, "hid": rng.sample(FATE_DECK, 2)}
+            s.stack[k] = {**fr, "hid": draw_fates(rng)}
     others = _other_leaders(st, seat, rng)
     it = iter(others)
     s.leaders = [x if p == seat else next(it) for p, x in enumerate(st.leaders)]
     return s
 
 
-def _other_leaders(st: State, seat: int, rng: random.Random) -> list[str]:
+def _other_leaders(st: State, seat: int, rng: Rng | _Sorted) -> list[str]:
     """The other seats' leaders, drawn from the exact posterior (legends §2.2): a fresh pool that contains
     the seat's own leader, each such pool equally likely, dealt at random."""
     own = st.leaders[seat]
@@ -335,6 +382,8 @@ def _other_leaders(st: State, seat: int, rng: random.Random) -> list[str]:
         guard = own in GUARDIAN_LEADERS
         base = [x for x in BASE_LEADERS if x != own]
         gl = [x for x in GUARDIAN_LEADERS if x != own]
-        others = rng.sample(base, a - (0 if guard else 1)) + rng.sample(gl, b - (1 if guard else 0))
+        rng.shuffle(base)
+        rng.shuffle(gl)
+        others = base[:a - (0 if guard else 1)] + gl[:b - (1 if guard else 0)]
     rng.shuffle(others)
     return others
