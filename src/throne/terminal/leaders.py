@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import secrets
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -142,7 +143,7 @@ def play(
     if side not in ("S", "N"):
         raise ValueError(f"side must be S or N, not {side!r}")
     state = leaders.new_game(seed=seed, mode=mode)
-    rng = random.Random(seed)
+    rng = random.Random(secrets.randbits(128))  # the opponent's own seeds: unrelated to the deal
     humans = {0, 1} if opponent == "human" else {"SN".index(side)}
     if opponent != "human":
         _bot_move(state.clone(), opponent, random.Random(0))  # fail fast on an unknown opponent
