@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 
 from throne.server.auth import current_user, hub_of, rate_limit, seat_token, user_or_guest
 from throne.server.errors import ApiError
-from throne.server.games import GAMES, kind_of, rebuild
+from throne.server.games import GAMES, initial_state, kind_of, rebuild
 from throne.server.lobby import NewTable
 from throne.server.match import MoveRefused
 from throne.server.sessions import token_hash
@@ -200,7 +200,7 @@ async def record(game_id: GameId, request: Request, invite: str | None = None) -
         rec = dict(loaded[1].record())
     elif info.status == "live":
         moves = await hub.db(hub.repo.moves, game_id)
-        state = rebuild(kind, info.seed or 0, info.players, info.options, moves)
+        state = rebuild(kind, info, moves)
         public = kind.public_record(state)
         if public is None:
             raise ApiError(
@@ -230,7 +230,7 @@ async def replay(
     kind = kind_of(info.game)
     moves = await hub.db(hub.repo.moves, game_id)
     finished = info.status == "finished"
-    state = kind.new_state(info.seed or 0, info.players, info.options)
+    state = initial_state(kind, info)
     steps: list[dict[str, Any]] = []
     end = min(len(moves), start + limit - 1)
 
