@@ -94,6 +94,14 @@ def bench(
     mod.run(runs=runs, seconds=seconds)
 
 
+def _arena_options(game: Game, modules: str | None) -> dict | None:
+    if modules is None:
+        return None
+    if game is not Game.hidden_leaders:
+        raise typer.BadParameter("--modules is a Hidden Leaders option")
+    return {"modules": [m.strip() for m in modules.split(",") if m.strip()]}
+
+
 @app.command()
 def arena(
     game: Annotated[Game, typer.Argument(help="Which game the bots play.")],
@@ -107,6 +115,9 @@ def arena(
     seed: Annotated[int, typer.Option(help="Seed of the first deal.")] = 0,
     backend: Annotated[str, typer.Option(help="'pool' (local processes), 'ray' or 'serial'.")] = "pool",
     address: Annotated[str | None, typer.Option(help="Ray cluster address (with --backend ray).")] = None,
+    modules: Annotated[
+        str | None, typer.Option(help="Hidden Leaders: comma-separated card modules (default core).")
+    ] = None,
 ) -> None:
     """Play bots against each other; prints win rates with 95% confidence intervals."""
     from throne.ai import AIError
@@ -125,8 +136,9 @@ def arena(
             save=save,
             backend=backend,
             address=address,
+            options=_arena_options(game, modules),
         )
-    except (AIError, BackendError) as exc:
+    except (AIError, BackendError, ValueError) as exc:
         raise typer.BadParameter(str(exc)) from exc
     typer.echo(json.dumps(report, indent=1) if as_json else arena_mod.format_report(report))
 

@@ -57,11 +57,13 @@ def play_game(
     index: int,
     seed: int,
     keep_record: bool = False,
+    options: dict[str, Any] | None = None,
 ) -> GameResult:
-    """Play one game to its end (module-level so pool workers can run it)."""
+    """Play one game to its end (module-level so pool workers can run it); ``options`` are game options
+    passed to the adapter's ``new_game`` (e.g. Hidden Leaders ``modules``)."""
     seat_a = index % players
     deal = seed + index // players
-    state = adapter.new_game(deal, players)
+    state = adapter.new_game(deal, players, **options) if options else adapter.new_game(deal, players)
     bots = {
         seat: (entry_a if seat == seat_a else entry_b).build(seed=deal * 101 + seat * 7 + 1)
         for seat in range(players)
@@ -110,8 +112,11 @@ def run_arena(
     progress: Callable[[GameResult], None] | None = None,
     backend: str = "pool",
     address: str | None = None,
+    options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Play `games` games of `bot_a` against `bot_b` and return the report (see `summarize`).
+
+    `options` are game options of every deal (Hidden Leaders: ``{"modules": [...]}``).
 
     `backend`/`address` choose where the games run (`throne.scaleout.backend`: "pool", "ray", "serial"); the
     results are the same for the same seed on every backend.
@@ -124,7 +129,7 @@ def run_arena(
     if games < 1:
         raise ArenaError(f"an arena needs at least one game, got {games}")
     keep = save is not None
-    tasks = [(adapter, entry_a, entry_b, players, i, seed, keep) for i in range(games)]
+    tasks = [(adapter, entry_a, entry_b, players, i, seed, keep, options) for i in range(games)]
     results: list[GameResult] = []
     started = time.perf_counter()
     for result in _run(tasks, jobs, backend, address):
@@ -132,6 +137,8 @@ def run_arena(
         if progress is not None:
             progress(result)
     report = summarize(game, bot_a, bot_b, players, seed, results)
+    if options:
+        report["options"] = options
     report["wall_seconds"] = round(time.perf_counter() - started, 3)
     if save is not None:
         _save(save, report, results)
@@ -196,7 +203,8 @@ def format_report(report: dict[str, Any]) -> str:
     spm = report["seconds_per_move"]
     lines = [
         f"{report['game']}: {report['bot_a']} vs {b_label}, {report['games']} games, "
-        f"{report['players']} players, seed {report['seed']}",
+        f"{report['players']} players, seed {report['seed']}"
+        + "".join(f", {k} {_option_text(v)}" for k, v in report.get("options", {}).items()),
         f"  {report['bot_a']:<12} wins {a['wins']:>5}  {a['win_rate']:6.1%}  "
         f"95% CI [{a['ci95'][0]:.1%}, {a['ci95'][1]:.1%}]",
         f"  {b_label:<12} wins {b['wins']:>5}  {b['win_rate']:6.1%}  "
@@ -212,6 +220,10 @@ def format_report(report: dict[str, Any]) -> str:
     if "wall_seconds" in report:
         lines.append(f"  wall time {report['wall_seconds']:.1f} s")
     return "\n".join(lines)
+
+
+def _option_text(value: Any) -> str:
+    return ",".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
 def _save(directory: Path, report: dict[str, Any], results: list[GameResult]) -> None:
