@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import sys
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
+
+from throne import extras
 
 app = typer.Typer(
     name="throne",
@@ -105,6 +108,7 @@ def arena(
     address: Annotated[str | None, typer.Option(help="Ray cluster address (with --backend ray).")] = None,
 ) -> None:
     """Play bots against each other; prints win rates with 95% confidence intervals."""
+    _backend_needs(backend, "arena")
     from throne.ai import AIError
     from throne.ai import arena as arena_mod
     from throne.dist.backend import BackendError
@@ -153,6 +157,8 @@ def tournament(
     out: Annotated[Path, typer.Option(help="Output directory (JSON, table, PNG).")] = Path("tournament"),
 ) -> None:
     """Round-robin tournament: Elo ratings with 95% intervals, score matrix, JSON and a PNG plot."""
+    extras.require("rl", "`throne tournament`", ("numpy", "matplotlib"))
+    _backend_needs(backend, "tournament")
     from throne.dist import tournament as tour
 
     try:
@@ -187,6 +193,8 @@ def selfplay(
     workers: Annotated[int | None, typer.Option(help="Worker processes (default: one per CPU).")] = None,
 ) -> None:
     """Self-play games written as training trajectories (observations, legal actions, actions, returns)."""
+    extras.require("rl", "`throne selfplay`")
+    _backend_needs(backend, "selfplay")
     from throne.dist.selfplay import run_selfplay
 
     try:
@@ -220,6 +228,7 @@ def serve(
     ] = None,
 ) -> None:
     """Run the web app and game server (migrations run first)."""
+    extras.require("server", "`throne serve`")
     from throne.server import run
 
     run.serve(host, port, run.make_settings(database, data_dir, abandon_timeout))
@@ -235,14 +244,32 @@ def db_upgrade(
     data_dir: Annotated[Path | None, typer.Option(help="Data directory (default ./data).")] = None,
 ) -> None:
     """Apply every database migration."""
+    extras.require("server", "`throne db upgrade`")
     from throne.server import run
 
     url = run.db_upgrade(run.make_settings(database, data_dir))
     typer.echo(f"database at head: {url.split('@')[-1]}")
 
 
+def _backend_needs(backend: str, command: str) -> None:
+    if backend == "ray":
+        extras.require("ray", f"`throne {command} --backend ray`")
+
+
 def main() -> None:
-    app()
+    """The `throne` command; a missing optional extra is one line on stderr and exit status 1."""
+    try:
+        app()
+    except extras.MissingExtra as exc:
+        print(exc, file=sys.stderr)
+        sys.exit(1)
+    except ModuleNotFoundError as exc:
+        extra = extras.extra_of(exc.name)
+        if extra is None:
+            raise
+        command = " ".join(["throne", *sys.argv[1:2]])
+        print(extras.message(extra, f"`{command}`"), file=sys.stderr)
+        sys.exit(1)
 
 
 if __name__ == "__main__":

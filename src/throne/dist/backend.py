@@ -12,6 +12,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
 
+from throne.extras import require
+
 J = TypeVar("J")
 R = TypeVar("R")
 
@@ -86,10 +88,8 @@ def _run_pool(fn: Callable[[Any], Any], jobs: list[Any], workers: int | None) ->
 def _run_ray(
     fn: Callable[[Any], Any], jobs: list[Any], address: str | None, workers: int | None
 ) -> Iterator[Any]:
-    try:
-        import ray
-    except ImportError as exc:  # pragma: no cover - depends on the installed extras
-        raise BackendError("the Ray backend needs the [ray] extra (pip install 'throne[ray]')") from exc
+    require("ray", "the Ray backend")
+    import ray
     if not ray.is_initialized():
         if address is None:
             ray.init(num_cpus=workers or default_workers(), include_dashboard=False, log_to_driver=False)

@@ -24,7 +24,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
+from throne.extras import require
+
+require("rl", "`throne.dist.selfplay`")
+
+import numpy as np  # noqa: E402 - after the check of the extra
 
 from throne.dist.backend import imap_games
 
