@@ -110,8 +110,8 @@ def arena(
     """Play bots against each other; prints win rates with 95% confidence intervals."""
     _backend_needs(backend, "arena")
     from throne.ai import AIError
-    from throne.ai import arena as arena_mod
-    from throne.dist.backend import BackendError
+    from throne.scaleout import arena as arena_mod
+    from throne.scaleout.backend import BackendError
 
     try:
         report = arena_mod.run_arena(
@@ -159,7 +159,7 @@ def tournament(
     """Round-robin tournament: Elo ratings with 95% intervals, score matrix, JSON and a PNG plot."""
     extras.require("rl", "`throne tournament`", ("numpy", "matplotlib"))
     _backend_needs(backend, "tournament")
-    from throne.dist import tournament as tour
+    from throne.scaleout import tournament as tour
 
     try:
         result = tour.run_tournament(
@@ -195,7 +195,7 @@ def selfplay(
     """Self-play games written as training trajectories (observations, legal actions, actions, returns)."""
     extras.require("rl", "`throne selfplay`")
     _backend_needs(backend, "selfplay")
-    from throne.dist.selfplay import run_selfplay
+    from throne.scaleout.selfplay import run_selfplay
 
     try:
         meta = run_selfplay(

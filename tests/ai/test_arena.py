@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from throne.ai import arena
 from throne.ai.stats import wilson
+from throne.scaleout import arena
 
 
 @pytest.mark.parametrize(

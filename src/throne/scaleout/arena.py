@@ -17,6 +17,7 @@ from throne.ai.base import AIError
 from throne.ai.games import GameAdapter
 from throne.ai.registry import BotEntry, bot_entry, game_adapter
 from throne.ai.stats import wilson
+from throne.scaleout.backend import imap_games
 
 MAX_MOVES = 20000
 """A game still running after this many decisions is stopped and counted as a draw (a safety net only)."""
@@ -112,7 +113,7 @@ def run_arena(
 ) -> dict[str, Any]:
     """Play `games` games of `bot_a` against `bot_b` and return the report (see `summarize`).
 
-    `backend`/`address` choose where the games run (`throne.dist.backend`: "pool", "ray", "serial"); the
+    `backend`/`address` choose where the games run (`throne.scaleout.backend`: "pool", "ray", "serial"); the
     results are the same for the same seed on every backend.
     """
     adapter = game_adapter(game)
@@ -140,8 +141,6 @@ def run_arena(
 def _run(
     tasks: list[tuple], jobs: int, backend: str = "pool", address: str | None = None
 ) -> Iterable[GameResult]:
-    from throne.dist.backend import imap_games
-
     if backend == "pool" and jobs <= 1:
         backend = "serial"
     yield from imap_games(_play_job, tasks, backend, address, workers=jobs if jobs > 1 else None)

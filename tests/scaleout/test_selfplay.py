@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from throne.dist.selfplay import SelfplayJob, load_selfplay, play_selfplay, run_selfplay
+from throne.scaleout.selfplay import SelfplayJob, load_selfplay, play_selfplay, run_selfplay
 
 
 @pytest.mark.parametrize(("game", "players"), [("leaders", 2), ("hidden-leaders", 3)])

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from throne.dist.tournament import (
+from throne.scaleout.tournament import (
     TournamentError,
     format_table,
     outcome_key,

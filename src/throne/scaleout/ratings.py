@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from throne.extras import require
 
-require("rl", "`throne.dist.ratings` (Elo fits)", ("numpy",))
+require("rl", "`throne.scaleout.ratings` (Elo fits)", ("numpy",))
 
 import numpy as np  # noqa: E402 - after the check of the extra
 

@@ -25,12 +25,11 @@ from pathlib import Path
 from typing import Any
 
 from throne.extras import require
+from throne.scaleout.backend import imap_games
 
-require("rl", "`throne.dist.selfplay`")
+require("rl", "`throne.scaleout.selfplay`")
 
 import numpy as np  # noqa: E402 - after the check of the extra
-
-from throne.dist.backend import imap_games
 
 FORMAT = "throne-selfplay-1"
 
