@@ -7,6 +7,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from throne.games.randomness import LEGACY_RNG
+
 GAMES = ("leaders", "hidden-leaders")
 
 
@@ -59,7 +61,7 @@ class Leaders:
     def new_state(self, seed: int, players: int, options: dict[str, Any]) -> Any:
         from throne.games import leaders
 
-        return leaders.new_game(seed=seed)
+        return leaders.new_game(seed=seed, rng=LEGACY_RNG)
 
     def view(self, state: Any, seat: int | None) -> dict[str, Any]:
         return state.view()  # Leaders has no secret besides the deck order, which view() leaves out
@@ -120,6 +122,7 @@ class HiddenLeaders:
         return hl.new_game(
             players=players,
             seed=seed,
+            rng=LEGACY_RNG,
             variant=options.get("variant", "full"),
             modules=tuple(options.get("modules", ["core"])),
         )
