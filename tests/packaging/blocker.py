@@ -60,3 +60,14 @@ def run_throne(
     return subprocess.run(
         cmd, input=stdin, capture_output=True, text=True, env=env, cwd=cwd, timeout=timeout, check=False
     )
+
+
+def first_leaders_turn(seed: int) -> list[str]:
+    """South's whole first turn in the Leaders game of `seed`, each decision the first legal move."""
+    from throne.games import leaders
+
+    state, moves = leaders.new_game(seed=seed), []
+    while state.to_play == 0:
+        moves.append(state.legal_moves()[0])
+        state.play(moves[-1])
+    return moves

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from tests.packaging.blocker import run_throne
+from tests.packaging.blocker import first_leaders_turn, run_throne
 from throne import extras
 
 ALL_EXTRAS = [m for mods in extras.EXTRAS.values() for m in mods]
@@ -26,16 +26,17 @@ def test_terminal_hidden_leaders_to_the_end() -> None:
 
 def test_terminal_leaders_save_and_replay(tmp_path) -> None:
     record = tmp_path / "game.json"
+    turn = first_leaders_turn(7)
     played = run_throne(
         "play leaders --side S --opponent random --seed 7",
         ALL_EXTRAS,
-        stdin="moves\nd1-d2\nend\n+HE@a1,b1\nsave game.json\nquit\n",
+        stdin="moves\n" + "".join(f"{m}\n" for m in turn) + "save game.json\nquit\n",
         cwd=tmp_path,
     )
     assert played.returncode == 0, played.stderr
-    assert "d1-d2" in played.stdout and "Saved the record to game.json." in played.stdout
+    assert turn[0] in played.stdout and "Saved the record to game.json." in played.stdout
     moves = json.loads(record.read_text())["moves"]
-    assert moves[:3] == ["d1-d2", "end", "+HE@a1,b1"] and len(moves) > 3  # the bot answered
+    assert moves[: len(turn)] == turn and len(moves) > len(turn)  # the bot answered
     replayed = run_throne(["replay", str(record)], ALL_EXTRAS, stdin="\n" * 10 + "q\n")
     assert replayed.returncode == 0 and replayed.stderr == ""
 

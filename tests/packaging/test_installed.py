@@ -18,6 +18,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
+from tests.packaging.blocker import first_leaders_turn
 from tests.packaging.installed import build_wheel, clean_env, make_venv
 from tests.server.realserver import free_port
 
@@ -135,10 +136,10 @@ def test_the_core_package_plays_in_the_terminal(tmp_path: Path, wheel: Path, whe
     assert hidden.returncode == 0, hidden.stderr
     assert "Game over. Winning faction:" in hidden.stdout and "Game abandoned" not in hidden.stdout
 
-    stdin = "d1-d2\nend\n+HE@a1,b1\nsave game.json\nquit\n"
+    stdin = "".join(f"{m}\n" for m in first_leaders_turn(7)) + "save game.json\nquit\n"
     duel = _run([throne, "play", "leaders", "--opponent", "easy", "--seed", "7"], tmp_path, stdin)
     assert duel.returncode == 0 and "Saved the record to game.json." in duel.stdout, duel.stderr
-    assert len(json.loads((tmp_path / "game.json").read_text())["moves"]) > 3  # the bot answered
+    assert len(json.loads((tmp_path / "game.json").read_text())["moves"]) > len(first_leaders_turn(7))
     replay = _run([throne, "replay", "game.json"], tmp_path, "\n" * 8 + "q\n")
     assert replay.returncode == 0 and replay.stderr == ""
 
