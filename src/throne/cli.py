@@ -104,18 +104,26 @@ def bench(
     runs: Annotated[int, typer.Option(help="Repetitions; the median is reported.")] = 5,
     seconds: Annotated[float, typer.Option(help="Length of each timed run.")] = 2.0,
     bots: Annotated[bool, typer.Option("--bots", help="Measure bot search speed (iterations/s).")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", help=QUIET_HELP)] = False,
 ) -> None:
-    """Measure engine speed (random playouts, apply/undo); prints medians of several runs."""
-    if bots:
-        from throne.bench import bots as bot_bench
+    """Measure engine speed (random playouts, apply/undo); prints medians of several runs.
 
-        bot_bench.run(game.value, runs=runs, seconds=seconds)
-        return
-    if game is Game.leaders:
-        from throne.bench import leaders as mod
-    else:
-        from throne.bench import hidden_leaders as mod
-    mod.run(runs=runs, seconds=seconds)
+    Ctrl-C prints what was measured so far, marked partial (exit status 130).
+    """
+    progress = _progress(f"bench {game.value}", quiet, unit="measurements")
+    with _stoppable() as stop:
+        if bots:
+            from throne.bench import bots as bot_bench
+
+            complete = bot_bench.run(game.value, runs=runs, seconds=seconds, progress=progress)
+        else:
+            if game is Game.leaders:
+                from throne.bench import leaders as mod
+            else:
+                from throne.bench import hidden_leaders as mod
+            complete = mod.run(runs=runs, seconds=seconds, progress=progress)
+    if not complete:
+        raise typer.Exit(stop.exit_code)
 
 
 @app.command()
