@@ -66,7 +66,7 @@ def chess_rate(seconds: float) -> tuple[float, float] | None:
 
 
 def tournament_rate(backend: str, game: str, entrants: list[str], games: int, players: int | None):
-    from throne.dist.tournament import outcome_key, run_tournament
+    from throne.scaleout.tournament import outcome_key, run_tournament
 
     start = time.perf_counter()
     result = run_tournament(game, entrants, games, seed=1, players=players, backend=backend, workers=2)

@@ -151,9 +151,9 @@ def arena(
     Ctrl-C prints the results of the finished games, marked partial (exit status 130).
     """
     from throne.ai import AIError
-    from throne.ai import arena as arena_mod
-    from throne.dist.backend import BackendError
     from throne.runlog import RunLogError
+    from throne.scaleout import arena as arena_mod
+    from throne.scaleout.backend import BackendError
 
     with _stoppable() as stop:
         try:
@@ -213,7 +213,7 @@ def tournament(
 
     Ctrl-C rates the finished games and writes the report, marked partial (exit status 130).
     """
-    from throne.dist import tournament as tour
+    from throne.scaleout import tournament as tour
 
     with _stoppable() as stop:
         try:
@@ -257,7 +257,7 @@ def selfplay(
 
     Ctrl-C writes the finished games, marked partial in meta.json (exit status 130).
     """
-    from throne.dist.selfplay import run_selfplay
+    from throne.scaleout.selfplay import run_selfplay
 
     with _stoppable() as stop:
         try:

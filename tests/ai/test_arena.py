@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from tests.stopping import StopAfter
-from throne.ai import arena
 from throne.ai.stats import wilson
+from throne.scaleout import arena
 
 
 @pytest.mark.parametrize(

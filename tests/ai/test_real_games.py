@@ -8,8 +8,8 @@ import json
 from typer.testing import CliRunner
 
 from throne import ai
-from throne.ai import arena
 from throne.cli import app
+from throne.scaleout import arena
 
 from .positions import hidden_positions, leaders_positions
 

@@ -1,4 +1,6 @@
-"""Bots for Leaders and Hidden Leaders, strength levels, a worker-process move service and an arena.
+"""Bots for Leaders and Hidden Leaders, strength levels and a worker-process move service.
+
+Matches of many games (arena, tournaments) live in `throne.scaleout`.
 
 ```python
 from throne import ai

@@ -10,10 +10,19 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from throne.server import pages, ws
 from throne.server.config import Settings
-from throne.server.errors import ApiError, api_error_handler, store_error_handler, validation_error_handler
+from throne.server.csrf import CsrfGuard
+from throne.server.errors import (
+    ApiError,
+    api_error_handler,
+    http_error_handler,
+    store_error_handler,
+    validation_error_handler,
+)
+from throne.server.headers import SecurityHeaders
 from throne.server.limits import BodyLimit
 from throne.server.lobby import Hub
 from throne.server.routes import accounts, games, players
@@ -55,7 +64,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(ApiError, api_error_handler)
     app.add_exception_handler(StoreError, store_error_handler)
     app.add_exception_handler(RequestValidationError, validation_error_handler)
+    app.add_exception_handler(StarletteHTTPException, http_error_handler)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(CsrfGuard, allowed_origins=settings.allowed_origins)
+    app.add_middleware(SecurityHeaders)  # outermost: refusals by the guards above carry the headers too
     for router in (accounts.router, games.router, players.router, ws.router, pages.router):
         app.include_router(router)
     STATIC.mkdir(exist_ok=True)

@@ -30,6 +30,11 @@ class Settings:
     ws_max_refused: int = 100
     hello_timeout: float = 30.0
     secure_cookies: bool = False
+    # Origins (scheme://host[:port]) besides the request's own Host that may send state-changing requests,
+    # e.g. the public address when a proxy rewrites Host.
+    allowed_origins: tuple[str, ...] = field(
+        default_factory=lambda: tuple(o for o in os.environ.get("THRONE_ALLOWED_ORIGINS", "").split(",") if o)
+    )
 
     def __post_init__(self) -> None:
         self.data_dir = Path(self.data_dir)

@@ -22,6 +22,7 @@ from throne.server.games import GameKind, OptionsError, bot_names, kind_of, rebu
 from throne.server.match import Match
 from throne.server.ratings_store import rating_hook
 from throne.server.sessions import new_token, token_hash
+from throne.server.validate import first_bad_int
 from throne.store.models import User
 from throne.store.repo import GameInfo, NotOpen, Repo, SeatSpec
 
@@ -102,6 +103,9 @@ class Hub:
 
     # ---- tables --------------------------------------------------------------------------------------------
     def _check_table(self, t: NewTable) -> tuple[GameKind, dict[str, Any]]:
+        bad = first_bad_int(t.options)
+        if bad is not None:
+            raise ApiError(400, "bad_options", "option values are integers between -2^63 and 2^63-1")
         try:
             kind = kind_of(t.game)
             options = kind.normalize_options(t.players, t.options)

@@ -417,7 +417,12 @@ def nemesis_owner(loc: list[int]) -> int:
 
 
 def gen_reaction(st: State, out: list[int], alts: set[int] | None = None) -> None:
-    """The Nemesis reaction paths (§4 step 3): 2 steps if any is allowed, else 1, else none."""
+    """The Nemesis reaction paths (§4 step 3, ruling).
+
+    It must move 2 cells whenever any 2-step path exists: the 2-step paths that keep the owner's Leader safe,
+    or all of them when every one leaves it lost. Only when no 2-step path exists does it move 1 step (same
+    rule among the 1-step paths); with no step at all it stays (nothing is listed).
+    """
     board = st.board
     owner = nemesis_owner(st.loc)
     p = NE * 2 + owner
@@ -435,25 +440,26 @@ def gen_reaction(st: State, out: list[int], alts: set[int] | None = None) -> Non
         board[f] = p
         return not bad
 
-    seen: dict[int, bool] = {}
+    # destination -> (safe, first path to it); later paths to a seen destination are alternative spellings
+    dests: dict[int, tuple[bool, int]] = {}
+    more: list[tuple[int, int]] = []
     firsts = [a for a in NEIGHBOURS[f] if board[a] < 0]
     for a in firsts:
         base = (f * N + a) * N
         for b in NEIGHBOURS[a]:
             if b != f and board[b] < 0:
-                ok = safe(b)
-                prev = seen.get(b)
-                if prev is None:
-                    seen[b] = ok
-                    if ok:
-                        out.append(PATH3[base + b])
-                elif prev and alts is not None:
-                    alts.add(PATH3[base + b])
-    if any(seen.values()):
-        return
-    for a in firsts:
-        if safe(a):
-            out.append(PATH2[f][a])
+                if b in dests:
+                    more.append((b, PATH3[base + b]))
+                else:
+                    dests[b] = (safe(b), PATH3[base + b])
+    if not dests:
+        dests = {a: (safe(a), PATH2[f][a]) for a in firsts}
+    keep_all = not any(ok for ok, _ in dests.values())  # every path harms the owner: one must still be taken
+    for ok, action in dests.values():
+        if ok or keep_all:
+            out.append(action)
+    if alts is not None:
+        alts.update(action for b, action in more if keep_all or dests[b][0])
 
 
 MAX_CHAMPIONS = 4  # a hand is at most 5 cards: the Leader + 4 champions

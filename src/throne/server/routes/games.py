@@ -13,6 +13,7 @@ from throne.server.games import GAMES, kind_of, rebuild
 from throne.server.lobby import NewTable
 from throne.server.match import MoveRefused
 from throne.server.sessions import token_hash
+from throne.server.validate import INT63_MAX, GameId, Ply, SeatNo
 from throne.store.repo import GameInfo
 
 router = APIRouter(prefix="/api")
@@ -25,7 +26,7 @@ class CreateIn(BaseModel):
     players: int = Field(default=2, ge=1, le=16)
     options: dict[str, Any] = Field(default_factory=dict)
     bots: dict[int, str] = Field(default_factory=dict)
-    seat: int | None = None
+    seat: SeatNo | None = None
     sit: bool = True
     rated: bool = False
     private: bool = False
@@ -41,14 +42,14 @@ class PlayBotIn(BaseModel):
 
 
 class JoinIn(BaseModel):
-    seat: int | None = None
+    seat: SeatNo | None = None
     name: str | None = Field(default=None, max_length=200)
     invite: str | None = Field(default=None, max_length=64)
 
 
 class MoveIn(BaseModel):
     move: str = Field(max_length=MOVE_MAX)
-    ply: int | None = None
+    ply: Ply | None = None
 
 
 async def _game(request: Request, game_id: int, invite: str | None = None) -> GameInfo:
@@ -95,14 +96,14 @@ async def play_bot(body: PlayBotIn, request: Request, response: Response) -> dic
 
 
 @router.get("/games/{game_id}")
-async def get_game(game_id: int, request: Request, invite: str | None = None) -> dict:
+async def get_game(game_id: GameId, request: Request, invite: str | None = None) -> dict:
     info = await _game(request, game_id, invite)
     user = await current_user(request)
     return {"game": hub_of(request).summary(info, user.id if user else None)}
 
 
 @router.post("/games/{game_id}/join")
-async def join(game_id: int, body: JoinIn, request: Request, response: Response) -> dict:
+async def join(game_id: GameId, body: JoinIn, request: Request, response: Response) -> dict:
     hub = hub_of(request)
     await _game(request, game_id, body.invite)
     user = await user_or_guest(request, response, body.name)
@@ -113,7 +114,7 @@ async def join(game_id: int, body: JoinIn, request: Request, response: Response)
 
 
 @router.post("/games/{game_id}/leave")
-async def leave(game_id: int, request: Request) -> dict:
+async def leave(game_id: GameId, request: Request) -> dict:
     hub = hub_of(request)
     info = await hub.leave(game_id, seat_token(request))
     return {"game": hub.summary(info)}
@@ -140,7 +141,7 @@ async def _seat_for(request: Request, game_id: int, required: bool) -> int | Non
 
 
 @router.post("/games/{game_id}/move")
-async def move(game_id: int, body: MoveIn, request: Request) -> dict:
+async def move(game_id: GameId, body: MoveIn, request: Request) -> dict:
     hub = hub_of(request)
     info = await hub.db(hub.repo.get_game, game_id)
     if info.status == "open":
@@ -155,7 +156,7 @@ async def move(game_id: int, body: MoveIn, request: Request) -> dict:
 
 
 @router.get("/games/{game_id}/view")
-async def view(game_id: int, request: Request, invite: str | None = None) -> dict:
+async def view(game_id: GameId, request: Request, invite: str | None = None) -> dict:
     hub = hub_of(request)
     info = await hub.db(hub.repo.get_game, game_id)
     seat = await _seat_for(request, game_id, required=False)
@@ -175,7 +176,7 @@ async def view(game_id: int, request: Request, invite: str | None = None) -> dic
 
 
 @router.get("/games/{game_id}/record")
-async def record(game_id: int, request: Request, invite: str | None = None) -> dict:
+async def record(game_id: GameId, request: Request, invite: str | None = None) -> dict:
     hub = hub_of(request)
     info = await _game(request, game_id, invite)
     kind = kind_of(info.game)
@@ -201,10 +202,10 @@ async def record(game_id: int, request: Request, invite: str | None = None) -> d
 
 @router.get("/games/{game_id}/replay")
 async def replay(
-    game_id: int,
+    game_id: GameId,
     request: Request,
     invite: str | None = None,
-    start: int = Query(0, ge=0),
+    start: int = Query(0, ge=0, le=INT63_MAX),
     limit: int = Query(1000, ge=1, le=5000),
     views: bool = True,
 ) -> dict:

@@ -9,6 +9,7 @@ from throne.server.errors import ApiError
 from throne.server.games import GAMES, KINDS, bot_names
 from throne.server.ratings_store import rating_json
 from throne.server.routes.accounts import user_json
+from throne.server.validate import INT63_MAX, UserId
 
 router = APIRouter(prefix="/api")
 
@@ -30,7 +31,7 @@ async def meta(request: Request) -> dict:
 
 
 @router.get("/players/{user_id}")
-async def player(user_id: int, request: Request) -> dict:
+async def player(user_id: UserId, request: Request) -> dict:
     hub = hub_of(request)
     user = await hub.db(hub.repo.get_user, user_id)
     if user is None:
@@ -41,7 +42,10 @@ async def player(user_id: int, request: Request) -> dict:
 
 @router.get("/players/{user_id}/games")
 async def history(
-    user_id: int, request: Request, limit: int = Query(50, ge=1, le=200), offset: int = Query(0, ge=0)
+    user_id: UserId,
+    request: Request,
+    limit: int = Query(50, ge=1, le=200),
+    offset: int = Query(0, ge=0, le=INT63_MAX),
 ) -> dict:
     hub = hub_of(request)
     user = await hub.db(hub.repo.get_user, user_id)

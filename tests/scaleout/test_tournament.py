@@ -7,8 +7,7 @@ import json
 import pytest
 
 from tests.stopping import StopAfter
-
-from throne.dist.tournament import (
+from throne.scaleout.tournament import (
     TournamentError,
     format_table,
     outcome_key,
@@ -78,6 +77,7 @@ def test_stopped_tournament_is_partial_and_resumes_to_the_full_result(tmp_path) 
 
 
 def test_resume_refuses_another_tournament(tmp_path) -> None:
-    run_tournament("leaders", ["random", "greedy"], 1, seed=7, backend="serial", out=tmp_path)
+    pair = ["random", "greedy"]
+    run_tournament("leaders", pair, 1, seed=7, backend="serial", out=tmp_path)
     with pytest.raises(ValueError, match="seed 7"):
-        run_tournament("leaders", ["random", "greedy"], 1, seed=8, backend="serial", out=tmp_path, resume=True)
+        run_tournament("leaders", pair, 1, seed=8, backend="serial", out=tmp_path, resume=True)

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from throne.dist.ratings import RatingError, fit_elo, score_matrix
+from throne.scaleout.ratings import RatingError, fit_elo, score_matrix
 
 
 def test_even_results_give_even_ratings() -> None:

@@ -23,6 +23,7 @@ from throne.ai.registry import BotEntry, bot_entry, game_adapter
 from throne.ai.stats import wilson
 from throne.progress import Progress
 from throne.runlog import RunLog
+from throne.scaleout.backend import check_backend, imap_unordered
 
 MAX_MOVES = 20000
 """A game still running after this many decisions is stopped and counted as a draw (a safety net only)."""
@@ -119,7 +120,7 @@ def run_arena(
 ) -> dict[str, Any]:
     """Play `games` games of `bot_a` against `bot_b` and return the report (see `summarize`).
 
-    `backend`/`address` choose where the games run (`throne.dist.backend`: "pool", "ray", "serial"); the
+    `backend`/`address` choose where the games run (`throne.scaleout.backend`: "pool", "ray", "serial"); the
     results are the same for the same seed on every backend. `resume` (with `save`) keeps the games a stopped
     run saved there. Ctrl-C ends the run early: the report then covers the finished games and has
     `"partial": true` and `"games_planned"`.
@@ -131,8 +132,6 @@ def run_arena(
         raise ArenaError(f"{game} is played by {', '.join(map(str, adapter.players))} players, not {players}")
     if games < 1:
         raise ArenaError(f"an arena needs at least one game, got {games}")
-    from throne.dist.backend import check_backend
-
     check_backend(backend, address)
     if resume and save is None:
         raise ArenaError("resuming needs the directory of the stopped run (save)")
@@ -185,8 +184,6 @@ def running_score(bot_a: str, results: Iterable[GameResult]) -> str:
 def _run(
     tasks: list[tuple], jobs: int, backend: str = "pool", address: str | None = None
 ) -> Iterable[tuple[int, GameResult]]:
-    from throne.dist.backend import imap_unordered
-
     if backend == "pool" and jobs <= 1:
         backend = "serial"
     yield from imap_unordered(_play_job, tasks, backend, address, workers=jobs if jobs > 1 else None)

@@ -28,8 +28,8 @@ from typing import Any
 
 import numpy as np
 
-from throne.dist.backend import check_backend, imap_unordered
 from throne.progress import Progress
+from throne.scaleout.backend import check_backend, imap_unordered
 
 FORMAT = "throne-selfplay-1"
 

@@ -6,6 +6,6 @@ self-play all run through it, so their results for the same seeds do not depend 
 
 from __future__ import annotations
 
-from throne.dist.backend import BACKENDS, BackendError, imap_games, imap_unordered, run_games
+from throne.scaleout.backend import BACKENDS, BackendError, imap_games, imap_unordered, run_games
 
 __all__ = ["BACKENDS", "BackendError", "imap_games", "imap_unordered", "run_games"]

@@ -6,8 +6,7 @@ import numpy as np
 import pytest
 
 from tests.stopping import StopAfter
-
-from throne.dist.selfplay import SelfplayJob, load_selfplay, play_selfplay, run_selfplay
+from throne.scaleout.selfplay import SelfplayJob, load_selfplay, play_selfplay, run_selfplay
 
 
 @pytest.mark.parametrize(("game", "players"), [("leaders", 2), ("hidden-leaders", 3)])

@@ -11,10 +11,10 @@ import os
 import pytest
 import ray
 
-from throne.ai.arena import run_arena
-from throne.dist.backend import run_games
-from throne.dist.selfplay import load_selfplay, run_selfplay
-from throne.dist.tournament import outcome_key, run_tournament
+from throne.scaleout.arena import run_arena
+from throne.scaleout.backend import run_games
+from throne.scaleout.selfplay import load_selfplay, run_selfplay
+from throne.scaleout.tournament import outcome_key, run_tournament
 
 pytestmark = pytest.mark.xdist_group("ray")
 

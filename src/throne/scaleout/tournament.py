@@ -1,6 +1,6 @@
 """Round-robin tournaments between bots and levels, on any backend, with ratings and a report.
 
-Every game is one game of the arena (`throne.ai.arena.play_game`): bot "a" holds one seat, bot "b" all the
+Every game is an arena game (`throne.scaleout.arena.play_game`): bot "a" holds one seat, bot "b" all the
 others, game `i` of a pairing deals with seed `seed + i // players` and puts "a" in seat `i % players`.
 Leaders: each pair (A, B) plays `games` games with A as "a" (so A and B alternate sides on the same deals).
 Hidden Leaders: each pair plays `games` games with A as "a" and `games` with B as "a", so that both take the
@@ -22,12 +22,12 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from throne.ai.arena import GameResult, play_game
 from throne.ai.registry import bot_entry, game_adapter
-from throne.dist.backend import check_backend, imap_unordered
-from throne.dist.ratings import Rating, fit_elo, score_matrix
 from throne.progress import Progress
 from throne.runlog import RunLog
+from throne.scaleout.arena import GameResult, play_game
+from throne.scaleout.backend import check_backend, imap_unordered
+from throne.scaleout.ratings import Rating, fit_elo, score_matrix
 
 
 class TournamentError(ValueError):

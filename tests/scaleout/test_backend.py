@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from throne.dist.backend import BackendError, imap_games, run_games
+from throne.scaleout.backend import BackendError, imap_games, run_games
 
 
 def square_plus_seed(job: tuple[int, int]) -> tuple[int, int]:
