@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .actions import END, HC2, PATH2, PATH3, REC, RECHC, SWAP, TARGET
+from .actions import BAN, END, HC2, PATH2, PATH3, REC, RECHC, SWAP, TARGET
 from .board import ADJACENT, LINE2, NEAR2, NEIGHBOUR_MASK, NEIGHBOURS, NUM_CELLS, RAYS, RECRUIT_CELLS, STEP
 from .pieces import AC, ACTIVE, AR, AS, BM, BR, CARDS, CL, CU, HE, IL, JA, MA, NE, PR, RG, RI, VI, WA
 
@@ -18,8 +18,8 @@ if TYPE_CHECKING:
 
 N = NUM_CELLS
 NONE, CAPTURE, SURROUND = 0, 1, 2
-ACTION, RECRUIT, REACTION = 0, 1, 2
-PHASES = ("action", "recruit", "reaction")
+ACTION, RECRUIT, REACTION, BANISH = 0, 1, 2, 3
+PHASES = ("action", "recruit", "reaction", "ban")
 
 
 def lost(board: list[int], lcell: int, side: int) -> int:
@@ -470,6 +470,22 @@ def champions_held(loc: list[int], side: int) -> int:
     return sum(1 for k in CARDS if loc[k * 2 + side] >= 0)
 
 
+def available(st: State) -> list[int]:
+    """Strategist mode: the champion cards neither recruited (on the board) nor banished, in table order."""
+    loc = st.loc
+    return [k for k in CARDS if loc[k * 2] < 0 and loc[k * 2 + 1] < 0 and k not in st.banned]
+
+
+def offered(st: State) -> list[int]:
+    """The cards the turn player may recruit: the market (discovery) or every available card (strategist)."""
+    return available(st) if st.strategist else st.market_cards
+
+
+def gen_ban(st: State, out: list[int]) -> None:
+    """Strategist banishments: any available card."""
+    out.extend(BAN[k] for k in available(st))
+
+
 def gen_recruit(st: State, out: list[int], first_only: bool = False) -> None:
     """Legal placements of the turn player (§3 recruitment); stops after one when ``first_only``."""
     board = st.board
@@ -481,7 +497,7 @@ def gen_recruit(st: State, out: list[int], first_only: bool = False) -> None:
     empties = [c for c in RECRUIT_CELLS[side] if board[c] < 0]
     if not empties:
         return
-    for card in st.market_cards:
+    for card in offered(st):
         if card < 0:
             continue
         if card == HE:
