@@ -44,10 +44,10 @@ def test_terminal_leaders_save_and_replay(tmp_path) -> None:
 @pytest.mark.parametrize(
     "args",
     [
-        "bench leaders --runs 1 --seconds 0.05",
-        "bench hidden-leaders --runs 1 --seconds 0.05",
+        "bench leaders --runs 1 --seconds 0.05 --quiet",
+        "bench hidden-leaders --runs 1 --seconds 0.05 --quiet",
         "bots",
-        "arena leaders random greedy --games 2 --backend serial",
+        "arena leaders random greedy --games 2 --backend serial --quiet",
     ],
 )
 def test_core_command(args: str) -> None:
