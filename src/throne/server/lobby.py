@@ -21,10 +21,11 @@ from typing import Any, TypeVar
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
+from throne.games.randomness import new_secret
 from throne.server.config import Settings
 from throne.server.conn import Conn
 from throne.server.errors import ApiError
-from throne.server.games import GameKind, OptionsError, bot_names, kind_of, rebuild
+from throne.server.games import GameKind, OptionsError, bot_names, initial_state, kind_of, rebuild
 from throne.server.match import Match
 from throne.server.ratings_store import rating_hook
 from throne.server.resilience import Backoff, CircuitBreaker
@@ -162,7 +163,7 @@ class Hub:
                 info = await self.db(self.repo.get_game, game_id)
                 moves = await self.db(self.repo.moves, game_id)
                 kind = kind_of(info.game)
-                state = await self.cpu(rebuild, kind, info.seed or 0, info.players, info.options, moves)
+                state = await self.cpu(rebuild, kind, info, moves)
             except Exception:
                 log.exception("game %s cannot be rebuilt from its move log; left as it is", game_id)
                 continue
@@ -189,14 +190,15 @@ class Hub:
         match.start()
         return match
 
-    async def choose_move(self, game: str, state: Any, seat: int, bot: str, *, seed: int, ply: int) -> str:
+    async def choose_move(self, game: str, state: Any, seat: int, bot: str, *, ply: int) -> str:
+        """A bot's move. The bot's seed is fresh entropy, unrelated to the game's secret."""
+        seed = _rng.randrange(2**63)
         if self.chooser is not None:
             return await self.chooser(game, state, seat, bot, seed=seed, ply=ply)
         from throne import ai
 
-        return await ai.choose_move_async(
-            game, state, seat, bot, seed=(seed + 7919 * ply) % (2**31), timeout=self.settings.bot_timeout
-        )
+        timeout = self.settings.bot_timeout
+        return await ai.choose_move_async(game, state, seat, bot, seed=seed, timeout=timeout)
 
     def rating_hook(self, info: GameInfo) -> Callable[..., None] | None:
         return rating_hook(info)
@@ -319,19 +321,18 @@ class Hub:
             raise ApiError(404, "not_found", f"no game {info.id}")
 
     async def maybe_start(self, info: GameInfo) -> GameInfo:
-        """A table whose seats are all taken starts: random seed, random seating."""
+        """A table whose seats are all taken starts: a fresh 128-bit secret, random seating."""
         if info.status != "open" or len(info.seats) < info.players:
             return info
         async with self._lock:
             order = list(range(info.players))
             _rng.shuffle(order)
-            seed = _rng.randrange(2**31)
             try:
-                started = await self.db(self.repo.start_game, info.id, seed, order)
+                started = await self.db(self.repo.start_game, info.id, new_secret(), order)
             except Conflict:  # started meanwhile, or someone left since `info` was read: not full
                 return await self.db(self.repo.get_game, info.id)
             kind = kind_of(started.game)
-            state = kind.new_state(seed, started.players, started.options)
+            state = initial_state(kind, started)
             seat_of = {s.id: s.seat for s in started.seats}
             for conn in self.rooms.get(started.id, ()):
                 if conn.occupant is not None:
@@ -523,7 +524,7 @@ class Hub:
         if info.status != "finished":
             return None
         moves = await self.db(self.repo.moves, game_id)
-        state = await self.cpu(rebuild, kind_of(info.game), info.seed or 0, info.players, info.options, moves)
+        state = await self.cpu(rebuild, kind_of(info.game), info, moves)
         if game_id in self._finished:  # another request rebuilt it meanwhile
             return self._finished[game_id]
         if len(self._finished) >= 64:

@@ -111,6 +111,8 @@ class GameInfo:
     started_at: datetime | None
     finished_at: datetime | None
     seats: list[SeatInfo] = field(default_factory=list)
+    #: the game's secret (hex); None for a game started before secrets, which has an integer `seed` instead
+    secret: str | None = None
 
     def seat(self, n: int) -> SeatInfo | None:
         return next((s for s in self.seats if s.seat == n), None)
@@ -149,6 +151,7 @@ def _info(session: Session, game: Game) -> GameInfo:
         as_utc(game.started_at),
         as_utc(game.finished_at),
         seats,
+        game.secret,
     )
 
 
@@ -340,8 +343,12 @@ class Repo:
                 return None
             return SeatInfo(row.id, row.seat, row.kind, row.name, row.user_id, row.bot, row.takeover)
 
-    def start_game(self, game_id: int, seed: int, order: Sequence[int]) -> GameInfo:
-        """Marks an open, full table live: `order[i]` is the table place that becomes engine seat i."""
+    def start_game(self, game_id: int, seed: int | str, order: Sequence[int]) -> GameInfo:
+        """Marks an open, full table live: `order[i]` is the table place that becomes engine seat i.
+
+        `seed` is the game's secret (a hex string, stored in `secret`); an integer is stored as a legacy
+        seed (games dealt by the old generator; tests).
+        """
         with self.db.sessions.begin() as s:
             row = s.get(Game, game_id, with_for_update=True)
             if row is None:
@@ -356,7 +363,11 @@ class Repo:
             s.flush()
             for engine_seat, place in enumerate(order):
                 seats[place].seat = engine_seat
-            row.status, row.seed, row.started_at, row.ply = "live", seed, utcnow(), 0
+            if isinstance(seed, str):
+                row.secret, row.seed = seed, None
+            else:
+                row.secret, row.seed = None, seed
+            row.status, row.started_at, row.ply = "live", utcnow(), 0
             s.flush()
             return _info(s, row)
 

@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 
 from throne.server.auth import current_user, hub_of, rate_limit, seat_token, user_or_guest
 from throne.server.errors import ApiError
-from throne.server.games import GAMES, kind_of, rebuild
+from throne.server.games import GAMES, initial_state, kind_of, rebuild
 from throne.server.lobby import NewTable
 from throne.server.match import MoveRefused
 from throne.server.sessions import token_hash
@@ -217,7 +217,7 @@ async def record(game_id: GameId, request: Request, invite: str | None = None) -
         rec = dict(loaded[1].record())
     elif info.status == "live":
         moves = await hub.db(hub.repo.moves, game_id)
-        state = await hub.cpu(rebuild, kind, info.seed or 0, info.players, info.options, moves)
+        state = await hub.cpu(rebuild, kind, info, moves)
         public = kind.public_record(state)
         if public is None:
             raise ApiError(
@@ -265,7 +265,7 @@ async def replay(
 
     def build() -> list[dict[str, Any]]:
         """Every step of the game (on a worker thread: a long game costs seconds of CPU)."""
-        state = kind.new_state(info.seed or 0, info.players, info.options)
+        state = initial_state(kind, info)
         every = [step(state, 0, None, None)]
         for ply, (seat, mv) in enumerate(moves, start=1):
             state.play(mv)
