@@ -33,13 +33,17 @@ def play(
     seat: Annotated[int, typer.Option(help="Hidden Leaders: your seat (0 moves first).")] = 0,
     modules: Annotated[str, typer.Option(help="Hidden Leaders: comma-separated card modules.")] = "core",
     variant: Annotated[str, typer.Option(help="Hidden Leaders: 'full' or 'basic'.")] = "full",
+    mode: Annotated[str, typer.Option(help="Leaders: 'discovery' (market) or 'strategist'.")] = "discovery",
     seed: Annotated[int | None, typer.Option(help="Seed of the deal (random if omitted).")] = None,
 ) -> None:
     """Play a game in the terminal."""
     if game is Game.leaders:
+        from throne.games.leaders.state import MODES
         from throne.terminal import leaders as term
 
-        term.play(opponent=opponent, side=side, seed=seed)
+        if mode not in MODES:
+            raise typer.BadParameter(f"unknown Leaders mode {mode!r} (modes: {', '.join(MODES)})")
+        term.play(opponent=opponent, side=side, seed=seed, mode=mode)
     else:
         from throne.terminal import hidden_leaders as term
 

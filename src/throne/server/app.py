@@ -11,6 +11,7 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from throne.server import pages, ws
@@ -19,8 +20,10 @@ from throne.server.csrf import CsrfGuard
 from throne.server.errors import (
     ApiError,
     api_error_handler,
+    database_error_handler,
     http_error_handler,
     store_error_handler,
+    unexpected_error_handler,
     validation_error_handler,
 )
 from throne.server.headers import SecurityHeaders
@@ -41,7 +44,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        db = Database(settings.url)
+        db = Database(settings.url, settings.busy_timeout)
         db.upgrade()
         await asyncio.to_thread(verify_password, None, "")  # the dummy hash, before the first login needs it
         hub = Hub(settings, Repo(db))
@@ -69,6 +72,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(StoreError, store_error_handler)
     app.add_exception_handler(RequestValidationError, validation_error_handler)
     app.add_exception_handler(StarletteHTTPException, http_error_handler)
+    app.add_exception_handler(OperationalError, database_error_handler)
+    app.add_exception_handler(Exception, unexpected_error_handler)  # JSON 500s, never text/plain
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(CsrfGuard, allowed_origins=settings.allowed_origins)
     app.add_middleware(SecurityHeaders)  # outermost: refusals by the guards above carry the headers too

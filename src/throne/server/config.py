@@ -31,6 +31,16 @@ class Settings:
     ws_max_refused: int = 100
     hello_timeout: float = 30.0
     secure_cookies: bool = False
+    # Failure handling (docs/security.md): a lock held elsewhere fails one request after `busy_timeout`
+    # seconds; retries wait retry_base, 2·retry_base ... up to retry_cap (jittered); after
+    # `breaker_threshold` store failures in a row writes fail fast for `breaker_cooldown` seconds (doubling).
+    busy_timeout: float = field(default_factory=lambda: _env_float("THRONE_BUSY_TIMEOUT", 2.0))
+    retry_base: float = 0.25
+    retry_cap: float = 30.0
+    breaker_threshold: int = 5
+    breaker_cooldown: float = 2.0
+    read_threads: int = 4
+    cpu_threads: int = 2
     # Request rate limits by rule ("login:ip", ...); None: the defaults of throne.server.ratelimit, {}: none.
     rate_limits: dict[str, Limit] | None = field(
         default_factory=lambda: {} if os.environ.get("THRONE_RATE_LIMITS") == "off" else None

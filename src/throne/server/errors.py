@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import logging
+
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from throne.store.repo import StoreError
+from throne.store.repo import StoreError, StoreUnavailable
+
+log = logging.getLogger(__name__)
 
 
 class ApiError(ValueError):
@@ -41,7 +45,23 @@ async def http_error_handler(_request: Request, exc: Exception) -> JSONResponse:
 
 async def store_error_handler(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StoreError)
-    return JSONResponse(error_body(exc.code, exc.message), status_code=exc.status)
+    headers = {"Retry-After": "2"} if isinstance(exc, StoreUnavailable) else None
+    return JSONResponse(error_body(exc.code, exc.message), status_code=exc.status, headers=headers)
+
+
+async def database_error_handler(_request: Request, exc: Exception) -> JSONResponse:
+    """A database failure that reached a route directly: 503, the request may be retried."""
+    log.warning("store: a request failed: %s", exc)
+    return JSONResponse(
+        error_body("store_unavailable", "the game store is unavailable; try again shortly"),
+        status_code=503,
+        headers={"Retry-After": "2"},
+    )
+
+
+async def unexpected_error_handler(_request: Request, exc: Exception) -> JSONResponse:
+    """Any other failure: a JSON 500 like every other error (the details stay in the server log)."""
+    return JSONResponse(error_body("server_error", "the server failed to answer this request"), 500)
 
 
 async def validation_error_handler(_request: Request, exc: Exception) -> JSONResponse:

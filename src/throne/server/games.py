@@ -5,7 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+from throne.games.randomness import LEGACY_RNG, RNG_VERSION, Seed
+
+if TYPE_CHECKING:
+    from throne.store.repo import GameInfo
 
 GAMES = ("leaders", "hidden-leaders")
 
@@ -19,7 +24,7 @@ class GameKind(Protocol):
     players: tuple[int, ...]
 
     def normalize_options(self, players: int, options: dict[str, Any]) -> dict[str, Any]: ...
-    def new_state(self, seed: int, players: int, options: dict[str, Any]) -> Any: ...
+    def new_state(self, seed: Seed, players: int, options: dict[str, Any], rng: int = RNG_VERSION) -> Any: ...
     def view(self, state: Any, seat: int | None) -> dict[str, Any]: ...
     def reveal(self, state: Any) -> dict[str, Any]: ...
     def result(self, state: Any) -> dict[str, Any] | None: ...
@@ -28,11 +33,23 @@ class GameKind(Protocol):
     def illegal_errors(self) -> tuple[type[Exception], ...]: ...
 
 
-def rebuild(
-    kind: GameKind, seed: int, players: int, options: dict[str, Any], moves: Iterable[tuple[int, str]]
-) -> Any:
-    """The state after replaying a stored move log from the seed (crash recovery and replays)."""
-    state = kind.new_state(seed, players, options)
+def stored_seed(info: GameInfo) -> tuple[Seed, int]:
+    """The engine seed and generator version of a stored game: its secret, or for a game started before
+    secrets were stored, its integer seed with the legacy generator (so it replays exactly)."""
+    if info.secret is not None:
+        return info.secret, RNG_VERSION
+    return info.seed or 0, LEGACY_RNG
+
+
+def initial_state(kind: GameKind, info: GameInfo) -> Any:
+    """The state of a stored game before its first move."""
+    seed, rng = stored_seed(info)
+    return kind.new_state(seed, info.players, info.options, rng)
+
+
+def rebuild(kind: GameKind, info: GameInfo, moves: Iterable[tuple[int, str]]) -> Any:
+    """The state after replaying a stored move log from the game's seed (crash recovery and replays)."""
+    state = initial_state(kind, info)
     for seat, move in moves:
         if state.to_play != seat:
             raise ValueError(f"stored move {move!r} is by seat {seat} but seat {state.to_play} is to play")
@@ -56,10 +73,10 @@ class Leaders:
             raise OptionsError(f"Leaders takes no options, got {sorted(options)}")
         return {}
 
-    def new_state(self, seed: int, players: int, options: dict[str, Any]) -> Any:
+    def new_state(self, seed: Seed, players: int, options: dict[str, Any], rng: int = RNG_VERSION) -> Any:
         from throne.games import leaders
 
-        return leaders.new_game(seed=seed)
+        return leaders.new_game(seed=seed, rng=rng)
 
     def view(self, state: Any, seat: int | None) -> dict[str, Any]:
         return state.view()  # Leaders has no secret besides the deck order, which view() leaves out
@@ -114,12 +131,13 @@ class HiddenLeaders:
             raise OptionsError(f"the engine refuses these options: {exc}") from exc
         return {"variant": variant, "modules": modules}
 
-    def new_state(self, seed: int, players: int, options: dict[str, Any]) -> Any:
+    def new_state(self, seed: Seed, players: int, options: dict[str, Any], rng: int = RNG_VERSION) -> Any:
         from throne.games import hidden_leaders as hl
 
         return hl.new_game(
             players=players,
             seed=seed,
+            rng=rng,
             variant=options.get("variant", "full"),
             modules=tuple(options.get("modules", ["core"])),
         )

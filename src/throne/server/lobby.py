@@ -1,7 +1,9 @@
 """The hub: tables (open games), live matches, connections and everything they share.
 
-Database calls run on one dedicated thread (`Hub.db`), so the event loop never waits on the disk and SQLite
-sees one writer at a time.
+Database writes run on one dedicated thread and reads on a small pool beside it (`Hub.db`), so the event loop
+never waits on the disk, SQLite sees one writer at a time and reads never queue behind a slow write. Writes
+go through a circuit breaker: while the store fails, they fail fast (503 `store_unavailable`) instead of
+piling up. Whole-game replays run on CPU threads (`Hub.cpu`), never on the event loop.
 """
 
 from __future__ import annotations
@@ -9,26 +11,34 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, TypeVar
 
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
+
+from throne.games.randomness import new_secret
 from throne.server.config import Settings
 from throne.server.conn import Conn
 from throne.server.errors import ApiError
-from throne.server.games import GameKind, OptionsError, bot_names, kind_of, rebuild
+from throne.server.games import GameKind, OptionsError, bot_names, initial_state, kind_of, rebuild
 from throne.server.match import Match
 from throne.server.ratings_store import rating_hook
+from throne.server.resilience import CircuitBreaker
 from throne.server.sessions import new_token, token_hash
 from throne.server.validate import first_bad_int
 from throne.store.models import User
-from throne.store.repo import GameInfo, NotOpen, Repo, SeatSpec
+from throne.store.repo import GameInfo, NotOpen, Repo, SeatSpec, StoreUnavailable, is_read
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 _rng = secrets.SystemRandom()
+CACHE_SIZE = 16  # replays kept (each up to a few MB of views)
+SPECTATOR_INTERVAL = 1.0  # seconds between two spectator counts sent to a room
 
 
 @dataclass
@@ -47,15 +57,102 @@ class Hub:
     def __init__(self, settings: Settings, repo: Repo) -> None:
         self.settings = settings
         self.repo = repo
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="throne-db")
-        self.rooms: dict[int, set[Conn]] = {}
+        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="throne-db-write")
+        self._readers = ThreadPoolExecutor(
+            max_workers=max(1, settings.read_threads), thread_name_prefix="throne-db-read"
+        )
+        self._cpu = ThreadPoolExecutor(
+            max_workers=max(1, settings.cpu_threads), thread_name_prefix="throne-cpu"
+        )
+        self._cache: OrderedDict[tuple[Any, ...], asyncio.Future[Any]] = OrderedDict()
+        self.breaker = CircuitBreaker(settings.breaker_threshold, settings.breaker_cooldown)
+        self.rooms: dict[int, set[Conn]] = {}  # every connection of a game
+        self.seated: dict[int, set[Conn]] = {}  # those that act for a seat (the rest are spectators)
+        self._count_due: set[int] = set()  # games whose spectator count is about to be sent
         self.matches: dict[int, Match] = {}
         self._finished: dict[int, tuple[GameInfo, Any]] = {}
         self._lock = asyncio.Lock()
         self.chooser: Callable[..., Any] | None = None  # replaced in tests; default: throne.ai
 
     async def db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        return await asyncio.get_running_loop().run_in_executor(self._executor, partial(fn, *args, **kwargs))
+        """Runs a repository call off the event loop: `@reads` methods on the reader pool, the rest on the
+        writer thread behind the circuit breaker. A database that cannot be used raises StoreUnavailable."""
+        call = partial(fn, *args, **kwargs)
+        loop = asyncio.get_running_loop()
+        if is_read(fn):
+            try:
+                return await loop.run_in_executor(self._readers, call)
+            except (OperationalError, PoolTimeout, OSError) as exc:
+                raise StoreUnavailable("the game store cannot be read right now; try again shortly") from exc
+        if not self.breaker.allow():
+            raise StoreUnavailable(
+                f"the game store is failing; try again in {max(1, round(self.breaker.retry_after()))} s"
+            )
+        answered = False
+        try:
+            result = await loop.run_in_executor(self._writer, call)
+            answered = True
+        except (OperationalError, PoolTimeout, OSError) as exc:
+            answered = True
+            self._store_failed(exc)
+            raise StoreUnavailable("the game store refused the write; try again shortly") from exc
+        except Exception:
+            answered = True
+            self._store_answered()  # a refusal (StoreError) or a bug: the store itself works
+            raise
+        finally:
+            if not answered:  # cancelled while waiting: a half-open probe must not stay claimed
+                self.breaker.release()
+        self._store_answered()
+        return result
+
+    def _store_failed(self, exc: BaseException) -> None:
+        first = self.breaker.failures == 0 and not self.breaker.is_open
+        if self.breaker.failure():
+            log.error(
+                "store: %d writes failed in a row; failing writes fast for %.1f s (%s)",
+                self.breaker.failures,
+                self.breaker.cooldown,
+                exc,
+            )
+        elif first:
+            log.warning("store: a write failed: %s", exc)
+
+    def _store_answered(self) -> None:
+        if self.breaker.success():
+            log.warning("store: writes succeed again; circuit closed")
+
+    async def cpu(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Runs CPU-heavy work (replaying a whole game) on a worker thread, off the event loop."""
+        return await asyncio.get_running_loop().run_in_executor(self._cpu, partial(fn, *args, **kwargs))
+
+    async def cached(self, key: tuple[Any, ...], build: Callable[[], T]) -> T:
+        """`build()` run on a CPU thread once per key (concurrent requests share one run), then kept in a
+        small LRU: a replay is computed once, not once per request."""
+        future = self._cache.get(key)
+        if future is None:
+            future = asyncio.ensure_future(self.cpu(build))
+            self._cache[key] = future
+            while len(self._cache) > CACHE_SIZE:
+                self._cache.popitem(last=False)
+        else:
+            self._cache.move_to_end(key)
+        try:
+            return await asyncio.shield(future)
+        except Exception:
+            if self._cache.get(key) is future:
+                del self._cache[key]  # a failure is not remembered
+            raise
+
+    async def store_ready(self) -> str | None:
+        """None when the database takes writes; else why not (readiness, not liveness)."""
+        if self.breaker.is_open and self.breaker.retry_after() > 0:
+            return f"the game store is failing; next check in {self.breaker.retry_after():.1f} s"
+        try:
+            await self.db(self.repo.probe_write)
+        except StoreUnavailable as exc:
+            return exc.message
+        return None
 
     # ---- life cycle ----------------------------------------------------------------------------------------
     async def resume(self) -> None:
@@ -65,7 +162,7 @@ class Hub:
                 info = await self.db(self.repo.get_game, game_id)
                 moves = await self.db(self.repo.moves, game_id)
                 kind = kind_of(info.game)
-                state = rebuild(kind, info.seed or 0, info.players, info.options, moves)
+                state = await self.cpu(rebuild, kind, info, moves)
             except Exception:
                 log.exception("game %s cannot be rebuilt from its move log; left as it is", game_id)
                 continue
@@ -80,7 +177,8 @@ class Hub:
         for conns in self.rooms.values():
             for conn in list(conns):
                 conn.close(1001)
-        self._executor.shutdown(wait=True)
+        for pool in (self._writer, self._readers, self._cpu):
+            pool.shutdown(wait=True)
 
     def _start_match(self, info: GameInfo, kind: GameKind, state: Any) -> Match:
         match = Match(self, info, kind, state)
@@ -89,14 +187,15 @@ class Hub:
         match.start()
         return match
 
-    async def choose_move(self, game: str, state: Any, seat: int, bot: str, *, seed: int, ply: int) -> str:
+    async def choose_move(self, game: str, state: Any, seat: int, bot: str, *, ply: int) -> str:
+        """A bot's move. The bot's seed is fresh entropy, unrelated to the game's secret."""
+        seed = _rng.randrange(2**63)
         if self.chooser is not None:
             return await self.chooser(game, state, seat, bot, seed=seed, ply=ply)
         from throne import ai
 
-        return await ai.choose_move_async(
-            game, state, seat, bot, seed=(seed + 7919 * ply) % (2**31), timeout=self.settings.bot_timeout
-        )
+        timeout = self.settings.bot_timeout
+        return await ai.choose_move_async(game, state, seat, bot, seed=seed, timeout=timeout)
 
     def rating_hook(self, info: GameInfo) -> Callable[..., None] | None:
         return rating_hook(info)
@@ -192,19 +291,18 @@ class Hub:
             raise ApiError(404, "not_found", f"no game {info.id}")
 
     async def maybe_start(self, info: GameInfo) -> GameInfo:
-        """A table whose seats are all taken starts: random seed, random seating."""
+        """A table whose seats are all taken starts: a fresh 128-bit secret, random seating."""
         if info.status != "open" or len(info.seats) < info.players:
             return info
         async with self._lock:
             order = list(range(info.players))
             _rng.shuffle(order)
-            seed = _rng.randrange(2**31)
             try:
-                started = await self.db(self.repo.start_game, info.id, seed, order)
+                started = await self.db(self.repo.start_game, info.id, new_secret(), order)
             except NotOpen:
                 return await self.db(self.repo.get_game, info.id)
             kind = kind_of(started.game)
-            state = kind.new_state(seed, started.players, started.options)
+            state = initial_state(kind, started)
             seat_of = {s.id: s.seat for s in started.seats}
             for conn in self.rooms.get(started.id, ()):
                 if conn.occupant is not None:
@@ -228,14 +326,21 @@ class Hub:
     # ---- connections and messages --------------------------------------------------------------------------
     def add_conn(self, conn: Conn) -> None:
         self.rooms.setdefault(conn.game_id, set()).add(conn)
+        if conn.occupant is not None:
+            self.seated.setdefault(conn.game_id, set()).add(conn)
+        else:
+            self.spectators_changed(conn.game_id)
         self._presence(conn.game_id)
 
     def remove_conn(self, conn: Conn) -> None:
-        room = self.rooms.get(conn.game_id)
-        if room is not None:
-            room.discard(conn)
-            if not room:
-                del self.rooms[conn.game_id]
+        for rooms in (self.rooms, self.seated):
+            room = rooms.get(conn.game_id)
+            if room is not None:
+                room.discard(conn)
+                if not room:
+                    del rooms[conn.game_id]
+        if conn.occupant is None:
+            self.spectators_changed(conn.game_id)
         self._presence(conn.game_id)
 
     def _presence(self, game_id: int) -> None:
@@ -244,10 +349,28 @@ class Hub:
             match.presence_changed()
 
     def present_seats(self, game_id: int) -> set[int]:
-        return {c.seat for c in self.rooms.get(game_id, ()) if c.seat is not None and not c.closed}
+        return {c.seat for c in self.seated.get(game_id, ()) if c.seat is not None and not c.closed}
 
     def present_occupants(self, game_id: int) -> set[int]:
-        return {c.occupant for c in self.rooms.get(game_id, ()) if c.occupant is not None and not c.closed}
+        return {c.occupant for c in self.seated.get(game_id, ()) if c.occupant is not None and not c.closed}
+
+    def spectator_count(self, game_id: int) -> int:
+        return len(self.rooms.get(game_id, ())) - len(self.seated.get(game_id, ()))
+
+    def spectators_changed(self, game_id: int) -> None:
+        """Spectators coming and going send the room one small `spectators` count at most once per
+        SPECTATOR_INTERVAL, never a `table` message each: churn costs O(N) per interval, not O(N) per join."""
+        if game_id in self._count_due:
+            return
+        self._count_due.add(game_id)
+
+        def send() -> None:
+            self._count_due.discard(game_id)
+            message = {"type": "spectators", "game_id": game_id, "count": self.spectator_count(game_id)}
+            for conn in list(self.rooms.get(game_id, ())):
+                conn.send(message)
+
+        asyncio.get_running_loop().call_later(SPECTATOR_INTERVAL, send)
 
     def summary(self, info: GameInfo, user_id: int | None = None) -> dict[str, Any]:
         present = self.present_occupants(info.id)
@@ -286,6 +409,7 @@ class Hub:
             "to_play": to_play,
             "result": info.result,
             "you": you,
+            "spectators": self.spectator_count(info.id),
         }
 
     def broadcast_table(self, info: GameInfo) -> None:
@@ -303,7 +427,9 @@ class Hub:
         result: dict[str, Any] | None,
         seat: int | None,
         cache: dict[int | None, dict[str, Any]] | None = None,
+        bot_seats: frozenset[int] = frozenset(),
     ) -> dict[str, Any]:
+        """One connection's `state` message. A seat played by a bot (a take-over) is never told to move."""
         if cache is not None and seat in cache:
             view = cache[seat]
         else:
@@ -312,7 +438,7 @@ class Hub:
                 cache[seat] = view
         over = bool(state.is_over)
         to_play = None if over else state.to_play
-        mine = seat is not None and seat == to_play
+        mine = seat is not None and seat == to_play and seat not in bot_seats
         return {
             "type": "state",
             "game_id": game_id,
@@ -331,10 +457,11 @@ class Hub:
         cache: dict[int | None, dict[str, Any]] = {}
         status = "finished" if match.over else "live"
         result = match.kind.result(match.state)
+        bots = _bot_seats(match.info)
         for conn in list(self.rooms.get(match.game_id, ())):
             conn.send(
                 self.state_message(
-                    match.game_id, match.kind, match.state, match.ply, status, result, conn.seat, cache
+                    match.game_id, match.kind, match.state, match.ply, status, result, conn.seat, cache, bots
                 )
             )
 
@@ -344,7 +471,14 @@ class Hub:
         if match is not None:
             status = "finished" if match.over else "live"
             return self.state_message(
-                game_id, match.kind, match.state, match.ply, status, match.kind.result(match.state), seat
+                game_id,
+                match.kind,
+                match.state,
+                match.ply,
+                status,
+                match.kind.result(match.state),
+                seat,
+                bot_seats=_bot_seats(match.info),
             )
         loaded = await self.finished_state(game_id)
         if loaded is None:
@@ -360,7 +494,9 @@ class Hub:
         if info.status != "finished":
             return None
         moves = await self.db(self.repo.moves, game_id)
-        state = rebuild(kind_of(info.game), info.seed or 0, info.players, info.options, moves)
+        state = await self.cpu(rebuild, kind_of(info.game), info, moves)
+        if game_id in self._finished:  # another request rebuilt it meanwhile
+            return self._finished[game_id]
         if len(self._finished) >= 64:
             self._finished.pop(next(iter(self._finished)))
         self._finished[game_id] = (info, state)
@@ -368,7 +504,10 @@ class Hub:
 
     async def match_finished(self, match: Match) -> None:
         self.matches.pop(match.game_id, None)
-        info = await self.db(self.repo.get_game, match.game_id)
+        try:
+            info = await self.db(self.repo.get_game, match.game_id)
+        except StoreUnavailable:
+            info = match.info  # what was committed with the last move
         self._finished[match.game_id] = (info, match.state)
         self.broadcast_table(info)
 
@@ -379,6 +518,10 @@ class Hub:
             code = "game_over" if info.status in ("finished", "aborted") else "not_live"
             raise ApiError(409, code, f"game {game_id} is {info.status}")
         return await match.submit(seat, move, ply)
+
+
+def _bot_seats(info: GameInfo) -> frozenset[int]:
+    return frozenset(s.seat for s in info.seats if s.kind != "human")
 
 
 def _iso(ts: Any) -> str | None:

@@ -1,6 +1,7 @@
 """Repository: every read and write the server makes, each one a short transaction.
 
-Methods are synchronous; the server runs them on a dedicated thread so the event loop never waits on the disk.
+Methods are synchronous; the server runs writes on one dedicated thread and the methods marked `@reads` on a
+small pool of reader threads, so the event loop never waits on the disk and reads never queue behind writes.
 """
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -27,6 +28,13 @@ class StoreError(ValueError):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+
+class StoreUnavailable(StoreError):
+    """The database cannot be used right now (read-only, full, locked, unreachable): retry later."""
+
+    code = "store_unavailable"
+    status = 503
 
 
 class NotFound(StoreError):
@@ -99,6 +107,8 @@ class GameInfo:
     started_at: datetime | None
     finished_at: datetime | None
     seats: list[SeatInfo] = field(default_factory=list)
+    #: the game's secret (hex); None for a game started before secrets, which has an integer `seed` instead
+    secret: str | None = None
 
     def seat(self, n: int) -> SeatInfo | None:
         return next((s for s in self.seats if s.seat == n), None)
@@ -137,10 +147,22 @@ def _info(session: Session, game: Game) -> GameInfo:
         as_utc(game.started_at),
         as_utc(game.finished_at),
         seats,
+        game.secret,
     )
 
 
 RateHook = Callable[[Session, GameInfo], None]
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def reads(fn: F) -> F:
+    """Marks a repository method that only reads: the server may run it beside the writer thread."""
+    fn.store_reads = True  # type: ignore[attr-defined]
+    return fn
+
+
+def is_read(fn: Callable[..., Any]) -> bool:
+    return bool(getattr(getattr(fn, "__func__", fn), "store_reads", False))
 
 
 class Repo:
@@ -162,10 +184,12 @@ class Repo:
                 raise UsernameTaken(f"the username {username!r} is taken") from exc
             return user
 
+    @reads
     def get_user(self, user_id: int) -> User | None:
         with self.db.sessions() as s:
             return s.get(User, user_id)
 
+    @reads
     def user_by_username(self, username: str) -> User | None:
         with self.db.sessions() as s:
             return s.scalar(select(User).where(func.lower(User.username) == username.lower()))
@@ -231,6 +255,7 @@ class Repo:
             s.flush()
             return _info(s, row)
 
+    @reads
     def get_game(self, game_id: int) -> GameInfo:
         with self.db.sessions() as s:
             row = s.get(Game, game_id)
@@ -238,6 +263,7 @@ class Repo:
                 raise NotFound(f"no game {game_id}")
             return _info(s, row)
 
+    @reads
     def list_games(
         self, statuses: Sequence[str], game: str | None = None, limit: int = 50, include_private: bool = False
     ) -> list[GameInfo]:
@@ -250,6 +276,7 @@ class Repo:
             q = q.order_by(Game.id.desc()).limit(limit)
             return [_info(s, g) for g in s.scalars(q).all()]
 
+    @reads
     def games_with_status(self, status: str) -> list[int]:
         with self.db.sessions() as s:
             return list(s.scalars(select(Game.id).where(Game.status == status).order_by(Game.id)).all())
@@ -310,6 +337,7 @@ class Repo:
                 row.finished_at = utcnow()
             return _info(s, row)
 
+    @reads
     def seat_by_token(self, game_id: int, token_hash: str) -> SeatInfo | None:
         with self.db.sessions() as s:
             row = s.scalar(select(Seat).where(Seat.game_id == game_id, Seat.token_hash == token_hash))
@@ -317,8 +345,12 @@ class Repo:
                 return None
             return SeatInfo(row.id, row.seat, row.kind, row.name, row.user_id, row.bot, row.takeover)
 
-    def start_game(self, game_id: int, seed: int, order: Sequence[int]) -> GameInfo:
-        """Marks an open, full table live: `order[i]` is the table place that becomes engine seat i."""
+    def start_game(self, game_id: int, seed: int | str, order: Sequence[int]) -> GameInfo:
+        """Marks an open, full table live: `order[i]` is the table place that becomes engine seat i.
+
+        `seed` is the game's secret (a hex string, stored in `secret`); an integer is stored as a legacy
+        seed (games dealt by the old generator; tests).
+        """
         with self.db.sessions.begin() as s:
             row = s.get(Game, game_id, with_for_update=True)
             if row is None:
@@ -333,7 +365,11 @@ class Repo:
             s.flush()
             for engine_seat, place in enumerate(order):
                 seats[place].seat = engine_seat
-            row.status, row.seed, row.started_at, row.ply = "live", seed, utcnow(), 0
+            if isinstance(seed, str):
+                row.secret, row.seed = seed, None
+            else:
+                row.secret, row.seed = None, seed
+            row.status, row.started_at, row.ply = "live", utcnow(), 0
             s.flush()
             return _info(s, row)
 
@@ -372,6 +408,7 @@ class Repo:
                     s.flush()
                     rate(s, _info(s, s.get(Game, game_id)))
 
+    @reads
     def moves(self, game_id: int) -> list[tuple[int, str]]:
         with self.db.sessions() as s:
             rows = s.execute(
@@ -388,6 +425,7 @@ class Repo:
             s.flush()
             return _info(s, s.get(Game, game_id))
 
+    @reads
     def user_games(
         self, user_id: int, limit: int = 50, offset: int = 0
     ) -> tuple[list[tuple[GameInfo, int]], int]:
@@ -401,11 +439,18 @@ class Repo:
             rows = s.execute(base.order_by(Game.id.desc()).limit(limit).offset(offset)).all()
             return [(_info(s, g), seat) for g, seat in rows], total
 
+    def probe_write(self) -> None:
+        """A write statement that changes nothing, committed: fails when the database refuses writes."""
+        with self.db.sessions.begin() as s:
+            s.execute(update(Game).where(Game.id < 0).values(ply=Game.ply))
+
     # ---- ratings -----------------------------------------------------------------------------------------
+    @reads
     def rating(self, user_id: int, game: str) -> Rating | None:
         with self.db.sessions() as s:
             return s.get(Rating, (user_id, game))
 
+    @reads
     def leaderboard(self, game: str, limit: int = 50) -> list[tuple[Rating, User]]:
         with self.db.sessions() as s:
             rows = s.execute(
@@ -462,9 +507,12 @@ __all__ = [
     "SeatTaken",
     "StalePly",
     "StoreError",
+    "StoreUnavailable",
     "TableFull",
     "UsernameTaken",
     "as_utc",
+    "is_read",
     "load_ratings",
+    "reads",
     "save_rating",
 ]

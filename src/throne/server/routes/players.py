@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from fastapi import APIRouter, Query, Request
+from fastapi.responses import JSONResponse
 
 from throne.server.auth import hub_of
-from throne.server.errors import ApiError
+from throne.server.errors import ApiError, error_body
 from throne.server.games import GAMES, KINDS, bot_names
 from throne.server.ratings_store import rating_json
 from throne.server.routes.accounts import user_json
@@ -16,6 +17,17 @@ router = APIRouter(prefix="/api")
 
 @router.get("/health")
 async def health() -> dict:
+    """Liveness: the process answers. Whether it can serve games is /api/ready."""
+    return {"ok": True}
+
+
+@router.get("/ready", response_model=None)
+async def ready(request: Request) -> dict | JSONResponse:
+    """Readiness: 200 while the database takes writes, else 503 with the reason (a load balancer stops
+    sending players here until it recovers)."""
+    problem = await hub_of(request).store_ready()
+    if problem is not None:
+        return JSONResponse(error_body("not_ready", problem), status_code=503, headers={"Retry-After": "2"})
     return {"ok": True}
 
 
