@@ -59,6 +59,10 @@ class SeatTaken(Conflict):
     code = "seat_taken"
 
 
+class AlreadySeated(Conflict):
+    code = "already_seated"
+
+
 class NotOpen(Conflict):
     code = "not_open"
 
@@ -291,6 +295,11 @@ class Repo:
                 raise NotFound(f"no game {game_id}")
             if row.status != "open":
                 raise NotOpen(f"game {game_id} is {row.status}, seats can no longer be taken")
+            seated = select(Seat.id).where(
+                Seat.game_id == game_id, Seat.user_id == user_id, Seat.kind == "human"
+            )
+            if s.scalar(seated) is not None:  # checked here, in the write, so two joins cannot both pass
+                raise AlreadySeated(f"you already sit at game {game_id}")
             taken = set(s.scalars(select(Seat.seat).where(Seat.game_id == game_id)).all())
             free = [n for n in range(row.players) if n not in taken]
             if not free:
@@ -497,6 +506,7 @@ def save_rating(
 
 
 __all__ = [
+    "AlreadySeated",
     "Conflict",
     "GameInfo",
     "NotFound",
