@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import sys
+from collections.abc import Iterator
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+from throne import extras
+
+if TYPE_CHECKING:
+    from throne.progress import Progress, Stop
 
 app = typer.Typer(
     name="throne",
@@ -20,6 +28,29 @@ app = typer.Typer(
 class Game(StrEnum):
     leaders = "leaders"
     hidden_leaders = "hidden-leaders"
+
+
+QUIET_HELP = "No progress display on stderr (for scripts)."
+
+
+def _progress(label: str, quiet: bool, unit: str = "games") -> Progress:
+    """A live bar when stderr is a terminal, periodic lines when it is not, nothing with --quiet."""
+    from throne.progress import Progress
+
+    return Progress(label, unit, mode="off" if quiet else "auto")
+
+
+@contextlib.contextmanager
+def _stoppable() -> Iterator[Stop]:
+    """Ctrl-C and SIGTERM stop the run inside; one stopped before it kept anything exits at once."""
+    from throne.progress import stop_on_signals
+
+    with stop_on_signals() as stop:
+        try:
+            yield stop
+        except KeyboardInterrupt:
+            typer.echo("stopped before any result was kept", err=True)
+            raise typer.Exit(stop.exit_code) from None
 
 
 @app.command()
@@ -80,18 +111,26 @@ def bench(
     runs: Annotated[int, typer.Option(help="Repetitions; the median is reported.")] = 5,
     seconds: Annotated[float, typer.Option(help="Length of each timed run.")] = 2.0,
     bots: Annotated[bool, typer.Option("--bots", help="Measure bot search speed (iterations/s).")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", help=QUIET_HELP)] = False,
 ) -> None:
-    """Measure engine speed (random playouts, apply/undo); prints medians of several runs."""
-    if bots:
-        from throne.bench import bots as bot_bench
+    """Measure engine speed (random playouts, apply/undo); prints medians of several runs.
 
-        bot_bench.run(game.value, runs=runs, seconds=seconds)
-        return
-    if game is Game.leaders:
-        from throne.bench import leaders as mod
-    else:
-        from throne.bench import hidden_leaders as mod
-    mod.run(runs=runs, seconds=seconds)
+    Ctrl-C prints what was measured so far, marked partial (exit status 130).
+    """
+    progress = _progress(f"bench {game.value}", quiet, unit="measurements")
+    with _stoppable() as stop:
+        if bots:
+            from throne.bench import bots as bot_bench
+
+            complete = bot_bench.run(game.value, runs=runs, seconds=seconds, progress=progress)
+        else:
+            if game is Game.leaders:
+                from throne.bench import leaders as mod
+            else:
+                from throne.bench import hidden_leaders as mod
+            complete = mod.run(runs=runs, seconds=seconds, progress=progress)
+    if not complete:
+        raise typer.Exit(stop.exit_code)
 
 
 def _arena_options(game: Game, modules: str | None) -> dict | None:
@@ -111,36 +150,52 @@ def arena(
     players: Annotated[int | None, typer.Option(help="Hidden Leaders: players (default 4).")] = None,
     jobs: Annotated[int, typer.Option(help="Worker processes.")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
-    save: Annotated[Path | None, typer.Option(help="Directory for the game records and the report.")] = None,
+    save: Annotated[
+        Path | None, typer.Option(help="Directory for the game records and the report, written as games end.")
+    ] = None,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Keep the games a stopped run saved in --save; play the rest.")
+    ] = False,
     seed: Annotated[int, typer.Option(help="Seed of the first deal.")] = 0,
     backend: Annotated[str, typer.Option(help="'pool' (local processes), 'ray' or 'serial'.")] = "pool",
     address: Annotated[str | None, typer.Option(help="Ray cluster address (with --backend ray).")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", help=QUIET_HELP)] = False,
     modules: Annotated[
         str | None, typer.Option(help="Hidden Leaders: comma-separated card modules (default core).")
     ] = None,
 ) -> None:
-    """Play bots against each other; prints win rates with 95% confidence intervals."""
+    """Play bots against each other; prints win rates with 95% confidence intervals.
+
+    Ctrl-C prints the results of the finished games, marked partial (exit status 130).
+    """
+    _backend_needs(backend, "arena")
     from throne.ai import AIError
+    from throne.runlog import RunLogError
     from throne.scaleout import arena as arena_mod
     from throne.scaleout.backend import BackendError
 
-    try:
-        report = arena_mod.run_arena(
-            game.value,
-            bot_a,
-            bot_b,
-            games=games,
-            players=players,
-            jobs=jobs,
-            seed=seed,
-            save=save,
-            backend=backend,
-            address=address,
-            options=_arena_options(game, modules),
-        )
-    except (AIError, BackendError, ValueError) as exc:
-        raise typer.BadParameter(str(exc)) from exc
+    with _stoppable() as stop:
+        try:
+            report = arena_mod.run_arena(
+                game.value,
+                bot_a,
+                bot_b,
+                games=games,
+                players=players,
+                jobs=jobs,
+                seed=seed,
+                save=save,
+                resume=resume,
+                progress=_progress(f"arena {bot_a} vs {bot_b}", quiet),
+                backend=backend,
+                address=address,
+                options=_arena_options(game, modules),
+            )
+        except (AIError, BackendError, RunLogError, ValueError) as exc:
+            raise typer.BadParameter(str(exc)) from exc
     typer.echo(json.dumps(report, indent=1) if as_json else arena_mod.format_report(report))
+    if report.get("partial"):
+        raise typer.Exit(stop.exit_code)
 
 
 @app.command()
@@ -166,27 +221,44 @@ def tournament(
     backend: Annotated[str, typer.Option(help="'pool' (local processes), 'ray' or 'serial'.")] = "pool",
     address: Annotated[str | None, typer.Option(help="Ray cluster address (with --backend ray).")] = None,
     workers: Annotated[int | None, typer.Option(help="Worker processes (default: one per CPU).")] = None,
-    out: Annotated[Path, typer.Option(help="Output directory (JSON, table, PNG).")] = Path("tournament"),
+    out: Annotated[
+        Path, typer.Option(help="Output directory (games as they end, then JSON, table, PNG).")
+    ] = Path("tournament"),
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Keep the games a stopped run logged in --out; play the rest.")
+    ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", help=QUIET_HELP)] = False,
 ) -> None:
-    """Round-robin tournament: Elo ratings with 95% intervals, score matrix, JSON and a PNG plot."""
+    """Round-robin tournament: Elo ratings with 95% intervals, score matrix, JSON and a PNG plot.
+
+    Ctrl-C rates the finished games and writes the report, marked partial (exit status 130).
+    """
+    extras.require("rl", "`throne tournament`", ("numpy", "matplotlib"))
+    _backend_needs(backend, "tournament")
     from throne.scaleout import tournament as tour
 
-    try:
-        result = tour.run_tournament(
-            game.value,
-            entrants,
-            games,
-            seed=seed,
-            players=players,
-            backend=backend,
-            address=address,
-            workers=workers,
-        )
-    except ValueError as exc:
-        raise typer.BadParameter(str(exc)) from exc
+    with _stoppable() as stop:
+        try:
+            result = tour.run_tournament(
+                game.value,
+                entrants,
+                games,
+                seed=seed,
+                players=players,
+                backend=backend,
+                address=address,
+                workers=workers,
+                out=out,
+                resume=resume,
+                progress=_progress(f"tournament {game.value}", quiet),
+            )
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc)) from exc
     paths = tour.write_report(result, out)
     typer.echo(tour.format_table(result))
     typer.echo(f"wrote {paths['json']}, {paths['table']} and {paths['png']}")
+    if result.partial:
+        raise typer.Exit(stop.exit_code)
 
 
 @app.command()
@@ -201,26 +273,38 @@ def selfplay(
     backend: Annotated[str, typer.Option(help="'pool' (local processes), 'ray' or 'serial'.")] = "pool",
     address: Annotated[str | None, typer.Option(help="Ray cluster address (with --backend ray).")] = None,
     workers: Annotated[int | None, typer.Option(help="Worker processes (default: one per CPU).")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", help=QUIET_HELP)] = False,
 ) -> None:
-    """Self-play games written as training trajectories (observations, legal actions, actions, returns)."""
+    """Self-play games written as training trajectories (observations, legal actions, actions, returns).
+
+    Ctrl-C writes the finished games, marked partial in meta.json (exit status 130).
+    """
+    extras.require("rl", "`throne selfplay`")
+    _backend_needs(backend, "selfplay")
     from throne.scaleout.selfplay import run_selfplay
 
-    try:
-        meta = run_selfplay(
-            game.value,
-            games,
-            out,
-            bot=bot,
-            seed=seed,
-            players=players,
-            modules=tuple(m.strip() for m in modules.split(",") if m.strip()),
-            backend=backend,
-            address=address,
-            workers=workers,
-        )
-    except ValueError as exc:
-        raise typer.BadParameter(str(exc)) from exc
-    typer.echo(f"wrote {meta['rows']} decisions of {games} games to {out / meta['files']['trajectories']}")
+    with _stoppable() as stop:
+        try:
+            meta = run_selfplay(
+                game.value,
+                games,
+                out,
+                bot=bot,
+                seed=seed,
+                players=players,
+                modules=tuple(m.strip() for m in modules.split(",") if m.strip()),
+                backend=backend,
+                address=address,
+                workers=workers,
+                progress=_progress(f"selfplay {game.value}", quiet),
+            )
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc)) from exc
+    note = f" (PARTIAL: {meta['games']} of {games}, the run was stopped)" if meta.get("partial") else ""
+    where = out / meta["files"]["trajectories"]
+    typer.echo(f"wrote {meta['rows']} decisions of {meta['games']} games{note} to {where}")
+    if meta.get("partial"):
+        raise typer.Exit(stop.exit_code)
 
 
 @app.command()
@@ -236,6 +320,7 @@ def serve(
     ] = None,
 ) -> None:
     """Run the web app and game server (migrations run first)."""
+    extras.require("server", "`throne serve`")
     from throne.server import run
 
     run.serve(host, port, run.make_settings(database, data_dir, abandon_timeout))
@@ -251,14 +336,32 @@ def db_upgrade(
     data_dir: Annotated[Path | None, typer.Option(help="Data directory (default ./data).")] = None,
 ) -> None:
     """Apply every database migration."""
+    extras.require("server", "`throne db upgrade`")
     from throne.server import run
 
     url = run.db_upgrade(run.make_settings(database, data_dir))
     typer.echo(f"database at head: {url.split('@')[-1]}")
 
 
+def _backend_needs(backend: str, command: str) -> None:
+    if backend == "ray":
+        extras.require("ray", f"`throne {command} --backend ray`")
+
+
 def main() -> None:
-    app()
+    """The `throne` command; a missing optional extra is one line on stderr and exit status 1."""
+    try:
+        app()
+    except extras.MissingExtra as exc:
+        print(exc, file=sys.stderr)
+        sys.exit(1)
+    except ModuleNotFoundError as exc:
+        extra = extras.extra_of(exc.name)
+        if extra is None:
+            raise
+        command = " ".join(["throne", *sys.argv[1:2]])
+        print(extras.message(extra, f"`{command}`"), file=sys.stderr)
+        sys.exit(1)
 
 
 if __name__ == "__main__":
