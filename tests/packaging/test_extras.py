@@ -22,6 +22,7 @@ SELF = "selfplay leaders --games 1 --out {tmp}"
 CASES = [
     ("serve --port 1", "fastapi", "`throne serve`", "server"),
     ("serve", "openskill", "`throne serve`", "server"),
+    ("serve", "websockets", "`throne serve`", "server"),
     ("db upgrade --data-dir {tmp}", "alembic", "`throne db upgrade`", "server"),
     (TOUR, "numpy", "`throne tournament`", "rl"),
     (TOUR, "matplotlib", "`throne tournament`", "rl"),
@@ -92,6 +93,8 @@ def test_importing_a_feature_without_its_extra_says_which(module: str, extra: st
     [
         ("fastapi", "server"),
         ("sqlalchemy.orm", "server"),
+        ("websockets.sync", "server"),
+        ("psycopg", "server"),
         ("pyspiel", "rl"),
         ("numpy.linalg", "rl"),
         ("ray.util", "ray"),
