@@ -79,7 +79,10 @@ def test_no_message_reveals_a_hidden_card(client: TestClient) -> None:
 
     record = client.get(f"/api/games/{game_id}/record").json()
     state = hl.new_game(
-        players=4, seed=record["seed"], variant=record["variant"], modules=tuple(record["modules"]),
+        players=4,
+        seed=record["seed"],
+        variant=record["variant"],
+        modules=tuple(record["modules"]),
         rng=record.get("rng", 1),
     )
     plies = [(state.view(seat), state.view(None), state.to_json())]

@@ -28,11 +28,11 @@ from throne.server.errors import ApiError
 from throne.server.games import GameKind, OptionsError, bot_names, initial_state, kind_of, rebuild
 from throne.server.match import Match
 from throne.server.ratings_store import rating_hook
-from throne.server.resilience import CircuitBreaker
+from throne.server.resilience import Backoff, CircuitBreaker
 from throne.server.sessions import new_token, token_hash
 from throne.server.validate import first_bad_int
 from throne.store.models import User
-from throne.store.repo import GameInfo, NotOpen, Repo, SeatSpec, StoreUnavailable, is_read
+from throne.store.repo import Conflict, GameInfo, Repo, SeatSpec, StoreUnavailable, is_read
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -69,6 +69,7 @@ class Hub:
         self.rooms: dict[int, set[Conn]] = {}  # every connection of a game
         self.seated: dict[int, set[Conn]] = {}  # those that act for a seat (the rest are spectators)
         self._count_due: set[int] = set()  # games whose spectator count is about to be sent
+        self._background: set[asyncio.Task[None]] = set()
         self.matches: dict[int, Match] = {}
         self._finished: dict[int, tuple[GameInfo, Any]] = {}
         self._lock = asyncio.Lock()
@@ -171,6 +172,8 @@ class Hub:
             log.info("game %s resumed at ply %d", game_id, info.ply)
 
     async def close(self) -> None:
+        for task in list(self._background):
+            task.cancel()
         for match in list(self.matches.values()):
             await match.stop()
         self.matches.clear()
@@ -278,16 +281,43 @@ class Hub:
             self.repo.join_seat, game_id, seat, user_id=user.id, name=user.name, token_hash=token_hash(token)
         )
         self.broadcast_table(info)
-        info = await self.maybe_start(info)
+        # The seat is committed: whatever happens to the start, the token must reach its owner.
+        try:
+            info = await self.maybe_start(info)
+        except StoreUnavailable:
+            log.warning("game %s: the table is full but could not start now; retrying", game_id)
+            self._start_later(game_id)
         return info, token, place
+
+    def _start_later(self, game_id: int) -> None:
+        """Starts a full table whose start failed (store trouble), with backoff, in the background."""
+        backoff = Backoff(self.settings.retry_base, self.settings.retry_cap)
+
+        async def retry() -> None:
+            for _ in range(20):
+                await asyncio.sleep(backoff.failed())
+                try:
+                    await self.maybe_start(await self.db(self.repo.get_game, game_id))
+                    return
+                except StoreUnavailable:
+                    continue
+            log.error("game %s: a full table could not be started after 20 tries", game_id)
+
+        task = asyncio.create_task(retry())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def leave(self, game_id: int, token: str) -> GameInfo:
         info = await self.db(self.repo.leave_seat, game_id, token_hash(token))
         self.broadcast_table(info)
         return info
 
+    def invite_ok(self, info: GameInfo, invite: str | None) -> bool:
+        return bool(invite and secrets.compare_digest(invite.encode(), (info.invite or "").encode()))
+
     def check_invite(self, info: GameInfo, invite: str | None) -> None:
-        if info.private and not (invite and secrets.compare_digest(invite, info.invite or "")):
+        """A private table without its invite answers exactly like a game that does not exist."""
+        if info.private and not self.invite_ok(info, invite):
             raise ApiError(404, "not_found", f"no game {info.id}")
 
     async def maybe_start(self, info: GameInfo) -> GameInfo:
@@ -299,7 +329,7 @@ class Hub:
             _rng.shuffle(order)
             try:
                 started = await self.db(self.repo.start_game, info.id, new_secret(), order)
-            except NotOpen:
+            except Conflict:  # started meanwhile, or someone left since `info` was read: not full
                 return await self.db(self.repo.get_game, info.id)
             kind = kind_of(started.game)
             state = initial_state(kind, started)

@@ -59,6 +59,10 @@ class SeatTaken(Conflict):
     code = "seat_taken"
 
 
+class AlreadySeated(Conflict):
+    code = "already_seated"
+
+
 class NotOpen(Conflict):
     code = "not_open"
 
@@ -194,9 +198,20 @@ class Repo:
         with self.db.sessions() as s:
             return s.scalar(select(User).where(func.lower(User.username) == username.lower()))
 
-    def set_password_hash(self, user_id: int, password_hash: str) -> None:
+    def set_password_hash(self, user_id: int, password_hash: str) -> int:
+        """Stores a new password hash and revokes every session; returns the new session epoch."""
         with self.db.sessions.begin() as s:
-            s.execute(update(User).where(User.id == user_id).values(password_hash=password_hash))
+            s.execute(
+                update(User)
+                .where(User.id == user_id)
+                .values(password_hash=password_hash, session_epoch=User.session_epoch + 1)
+            )
+            return s.scalar(select(User.session_epoch).where(User.id == user_id)) or 0
+
+    def revoke_sessions(self, user_id: int) -> None:
+        """Ends every session of the user (each cookie names an older epoch from now on)."""
+        with self.db.sessions.begin() as s:
+            s.execute(update(User).where(User.id == user_id).values(session_epoch=User.session_epoch + 1))
 
     # ---- games and seats ---------------------------------------------------------------------------------
     def create_game(
@@ -280,6 +295,11 @@ class Repo:
                 raise NotFound(f"no game {game_id}")
             if row.status != "open":
                 raise NotOpen(f"game {game_id} is {row.status}, seats can no longer be taken")
+            seated = select(Seat.id).where(
+                Seat.game_id == game_id, Seat.user_id == user_id, Seat.kind == "human"
+            )
+            if s.scalar(seated) is not None:  # checked here, in the write, so two joins cannot both pass
+                raise AlreadySeated(f"you already sit at game {game_id}")
             taken = set(s.scalars(select(Seat.seat).where(Seat.game_id == game_id)).all())
             free = [n for n in range(row.players) if n not in taken]
             if not free:
@@ -486,6 +506,7 @@ def save_rating(
 
 
 __all__ = [
+    "AlreadySeated",
     "Conflict",
     "GameInfo",
     "NotFound",
