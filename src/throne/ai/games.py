@@ -19,7 +19,8 @@ class GameAdapter:
 
     name: str
     players: tuple[int, ...]
-    new_game: Callable[[int, int], Any]
+    new_game: Callable[..., Any]
+    """``new_game(seed, players, **options)``: a deal; ``options`` are the game's own (e.g. ``modules``)."""
     dump: Callable[[Any], Any]
     load: Callable[[Any], Any]
     record: Callable[[Any], dict]
@@ -62,10 +63,10 @@ def _record(state: Any) -> dict:
     return state.record()
 
 
-def _hidden_new(seed: int, players: int) -> Any:
+def _hidden_new(seed: int, players: int, **options: Any) -> Any:
     from throne.games import hidden_leaders
 
-    return hidden_leaders.new_game(players=players, seed=seed)
+    return hidden_leaders.new_game(players=players, seed=seed, **options)
 
 
 def _hidden_dump(state: Any) -> dict:
