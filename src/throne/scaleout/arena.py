@@ -21,7 +21,7 @@ from throne.ai.base import AIError
 from throne.ai.games import GameAdapter
 from throne.ai.registry import BotEntry, bot_entry, game_adapter
 from throne.ai.stats import wilson
-from throne.progress import Progress
+from throne.progress import Progress, shielded
 from throne.runlog import RunLog
 from throne.scaleout.backend import check_backend, imap_unordered
 
@@ -156,9 +156,10 @@ def run_arena(
     complete = False
     try:
         for _, result in _run(tasks, jobs, backend, address):
-            finished[result.index] = result
-            if log is not None:
-                _save_game(save, log, result)
+            with shielded():
+                finished[result.index] = result
+                if log is not None:
+                    _save_game(save, log, result)
             bar.advance(status=running_score(bot_a, finished.values()))
         complete = True
     except KeyboardInterrupt:
