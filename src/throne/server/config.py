@@ -31,6 +31,8 @@ class Settings:
     ws_max_refused: int = 100
     hello_timeout: float = 30.0
     secure_cookies: bool = False
+    # Seconds a client has to send a request's headers (`throne serve`; slow-header attacks).
+    header_timeout: float = field(default_factory=lambda: _env_float("THRONE_HEADER_TIMEOUT", 10.0))
     # Failure handling (docs/security.md): a lock held elsewhere fails one request after `busy_timeout`
     # seconds; retries wait retry_base, 2·retry_base ... up to retry_cap (jittered); after
     # `breaker_threshold` store failures in a row writes fail fast for `breaker_cooldown` seconds (doubling).
