@@ -133,6 +133,14 @@ def bench(
         raise typer.Exit(stop.exit_code)
 
 
+def _arena_options(game: Game, modules: str | None) -> dict | None:
+    if modules is None:
+        return None
+    if game is not Game.hidden_leaders:
+        raise typer.BadParameter("--modules is a Hidden Leaders option")
+    return {"modules": [m.strip() for m in modules.split(",") if m.strip()]}
+
+
 @app.command()
 def arena(
     game: Annotated[Game, typer.Argument(help="Which game the bots play.")],
@@ -152,6 +160,9 @@ def arena(
     backend: Annotated[str, typer.Option(help="'pool' (local processes), 'ray' or 'serial'.")] = "pool",
     address: Annotated[str | None, typer.Option(help="Ray cluster address (with --backend ray).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", help=QUIET_HELP)] = False,
+    modules: Annotated[
+        str | None, typer.Option(help="Hidden Leaders: comma-separated card modules (default core).")
+    ] = None,
 ) -> None:
     """Play bots against each other; prints win rates with 95% confidence intervals.
 
@@ -178,8 +189,9 @@ def arena(
                 progress=_progress(f"arena {bot_a} vs {bot_b}", quiet),
                 backend=backend,
                 address=address,
+                options=_arena_options(game, modules),
             )
-        except (AIError, BackendError, RunLogError) as exc:
+        except (AIError, BackendError, RunLogError, ValueError) as exc:
             raise typer.BadParameter(str(exc)) from exc
     typer.echo(json.dumps(report, indent=1) if as_json else arena_mod.format_report(report))
     if report.get("partial"):

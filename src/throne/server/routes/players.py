@@ -37,7 +37,9 @@ async def meta(request: Request) -> dict:
     for name in GAMES:
         entry: dict = {"players": list(KINDS[name].players), "bots": bot_names(name)}
         if name == "hidden-leaders":
-            entry.update(variants=["full", "basic"], modules=["core", "kickstarter", "queens"])
+            from throne.games import hidden_leaders as hl
+
+            entry.update(variants=["full", "basic"], modules=list(hl.MODULES))
         games[name] = entry
     return {"games": games, "abandon_timeout": request.app.state.settings.abandon_timeout}
 
