@@ -104,6 +104,7 @@ def run_arena(
     *,
     games: int,
     players: int | None = None,
+    options: dict[str, Any] | None = None,
     jobs: int = 1,
     seed: int = 0,
     save: Path | None = None,
@@ -116,7 +117,7 @@ def run_arena(
     `backend`/`address` choose where the games run (`throne.scaleout.backend`: "pool", "ray", "serial"); the
     results are the same for the same seed on every backend.
     """
-    adapter = game_adapter(game)
+    adapter = game_adapter(game, options)
     entry_a, entry_b = bot_entry(game, bot_a), bot_entry(game, bot_b)
     players = players or adapter.default_players
     if players not in adapter.players:

@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from throne.games import registry as game_registry
 from throne.scaleout.backend import imap_games
 
 FORMAT = "throne-selfplay-1"
@@ -38,15 +39,13 @@ class SelfplayJob:
     seed: int
     index: int
     players: int = 4
-    modules: tuple[str, ...] = ("core",)
+    options: tuple[tuple[str, Any], ...] = ()
 
 
 def _codec(job: SelfplayJob) -> Any:
     from throne.rl.codec import make_codec
 
-    if job.game == "leaders":
-        return make_codec("leaders")
-    return make_codec(job.game, players=job.players, modules=job.modules)
+    return make_codec(job.game, players=job.players, options=dict(job.options))
 
 
 def play_selfplay(job: SelfplayJob) -> dict[str, np.ndarray]:
@@ -112,8 +111,8 @@ def run_selfplay(
     *,
     bot: str = "random",
     seed: int = 0,
-    players: int = 4,
-    modules: tuple[str, ...] = ("core",),
+    players: int | None = None,
+    options: dict[str, Any] | None = None,
     backend: str = "pool",
     address: str | None = None,
     workers: int | None = None,
@@ -126,7 +125,11 @@ def run_selfplay(
     ai.bot_entry(game, bot)  # an unknown game or bot fails before any work starts
     if games < 1:
         raise ValueError(f"self-play needs at least one game, got {games}")
-    jobs = [SelfplayJob(game, bot, seed + i, i, players, tuple(modules)) for i in range(games)]
+    spec = game_registry.get(game)
+    players = spec.seats_default if players is None else players
+    codec_options = spec.normalize_options(players, options)
+    items = tuple(sorted(codec_options.items()))
+    jobs = [SelfplayJob(game, bot, seed + i, i, players, items) for i in range(games)]
     codec = _codec(jobs[0])
     width = codec_size(codec)
     out.mkdir(parents=True, exist_ok=True)
@@ -147,7 +150,7 @@ def run_selfplay(
         "format": FORMAT,
         "game": game,
         "players": codec.num_players,
-        "modules": list(modules) if game == "hidden-leaders" else None,
+        "options": codec_options,
         "bot": bot,
         "games": games,
         "seed": seed,

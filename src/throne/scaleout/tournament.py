@@ -37,15 +37,20 @@ class Match:
     index: int
 
 
-def schedule(game: str, entrants: Sequence[str], games: int) -> list[Match]:
-    """Every game of the round robin, in a fixed order."""
+def schedule(game: str, entrants: Sequence[str], games: int, players: int | None = None) -> list[Match]:
+    """Every game of the round robin, in a fixed order.
+
+    With two seats, seat rotation already gives each entrant both seats; with more, "a" holds one seat and
+    "b" all the others, so each pairing is played both ways round.
+    """
     if len(entrants) < 2 or len(set(entrants)) != len(entrants):
         raise TournamentError(f"a tournament needs at least 2 distinct entrants, got {list(entrants)}")
     if games < 1:
         raise TournamentError(f"games per pairing must be at least 1, got {games}")
+    seats = game_adapter(game).default_players if players is None else players
     out = []
     for x, y in itertools.combinations(entrants, 2):
-        directions = [(x, y)] if game == "leaders" else [(x, y), (y, x)]
+        directions = [(x, y)] if seats == 2 else [(x, y), (y, x)]
         for a, b in directions:
             out.extend(Match(a, b, i) for i in range(games))
     return out
@@ -110,18 +115,19 @@ def run_tournament(
     *,
     seed: int = 0,
     players: int | None = None,
+    options: dict[str, Any] | None = None,
     backend: str = "pool",
     address: str | None = None,
     workers: int | None = None,
 ) -> TournamentResult:
     """Play the round robin of `entrants` (bot names or levels) on `backend` and rate them."""
-    adapter = game_adapter(game)
+    adapter = game_adapter(game, options)
     players = players or adapter.default_players
     if players not in adapter.players:
         counts = ", ".join(map(str, adapter.players))
         raise TournamentError(f"{game} is played by {counts} players, not {players}")
     entries = {name: bot_entry(game, name) for name in entrants}
-    plan = schedule(game, entrants, games)
+    plan = schedule(game, entrants, games, players)
     tasks = [(adapter, entries[m.a], entries[m.b], players, m.index, seed, False) for m in plan]
     results = run_games(_play, tasks, backend, address, workers=workers)
     played = list(zip(plan, results, strict=True))

@@ -1,0 +1,37 @@
+"""Leaders as a registered game (the contract of `throne.games.api`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..api import GameSpec
+from .errors import IllegalMoveError, LeadersError
+from .record import record_to_state
+from .state import State, new_game
+
+
+def _new(seed: int, players: int, options: Mapping[str, Any]) -> State:
+    return new_game(seed=seed)
+
+
+def _public_move(state: State) -> str | None:
+    return state.last_move  # Leaders hides only the deck order, never a move
+
+
+SPEC = GameSpec(
+    id="leaders",
+    name="Leaders",
+    players=(2,),
+    new_game=_new,
+    from_record=record_to_state,
+    illegal_errors=(IllegalMoveError, LeadersError, ValueError),
+    options=(),
+    rating="glicko2",
+    secret_moves=False,
+    perfect_information=True,
+    public_move=_public_move,
+    fast_path="throne.games.leaders.fast",
+    warmup=("throne.games.leaders",),
+    notation="docs/leaders.md: moves like 'a1-b2', 'recruit HE b1', 'end'",
+)
