@@ -28,7 +28,9 @@ def _free_port() -> int:
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     data = tmp_path_factory.mktemp("throne-data")
-    app = create_app(Settings(data_dir=data, abandon_timeout=3600, bot_timeout=5.0))
+    # One address plays every browser test against this one server: rate limits are tested elsewhere.
+    settings = Settings(data_dir=data, abandon_timeout=3600, bot_timeout=5.0, rate_limits={})
+    app = create_app(settings)
     port = _free_port()
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws_ping_interval=None)
     srv = uvicorn.Server(config)

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import io
+import os
+import tempfile
 from pathlib import Path
 
 from playwright.sync_api import Browser, BrowserContext, Page
 
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+#: Where the browser tests put their screenshots: a temporary folder unless THRONE_SCREENSHOTS names one
+#: (``THRONE_SCREENSHOTS=docs/screenshots make test`` refreshes the committed pictures on purpose).
+SCREENSHOTS = Path(os.environ.get("THRONE_SCREENSHOTS") or Path(tempfile.gettempdir()) / "throne-screenshots")
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 
@@ -28,7 +32,13 @@ class Contexts:
         self.opened.append(context)
         page = context.new_page()
         page.on("pageerror", lambda err: self.errors.append(str(err)))
+        page.on("console", self._csp_violation)
         return page
+
+    def _csp_violation(self, message) -> None:
+        """Anything the Content-Security-Policy blocked is a page error too."""
+        if message.type == "error" and "Content Security Policy" in message.text:
+            self.errors.append(message.text)
 
     def close(self) -> None:
         for context in self.opened:

@@ -15,7 +15,7 @@ def test_guest_session(client: TestClient) -> None:
     user = client.post("/api/accounts/guest", json={"name": "  Ann  "}).json()["user"]
     assert user["name"] == "Ann" and user["registered"] is False
     assert client.get("/api/accounts/me").json()["user"]["id"] == user["id"]
-    client.post("/api/accounts/logout")
+    client.post("/api/accounts/logout", json={})
     assert client.get("/api/accounts/me").json() == {"user": None}
 
 
@@ -27,7 +27,7 @@ def test_register_login_logout(client: TestClient, caplog: pytest.LogCaptureFixt
         client.post("/api/accounts/register", json={"username": "ANN", "password": PASSWORD}).status_code
         == 409
     )
-    client.post("/api/accounts/logout")
+    client.post("/api/accounts/logout", json={})
     bad = client.post("/api/accounts/login", json={"username": "ann", "password": "wrong-password"})
     assert bad.status_code == 401 and bad.json()["error"]["code"] == "bad_credentials"
     assert (

@@ -229,7 +229,7 @@ def test_a_failed_commit_changes_nothing_and_the_game_goes_on(client: TestClient
     token = tokens[view["to_play"]]
     move = view["view"]["legal_moves"][0]
     r = client.post(f"/api/games/{game_id}/move", json={"move": move}, headers={"X-Seat-Token": token})
-    assert r.status_code == 409 and r.json()["error"]["code"] == "server_error"
+    assert r.status_code == 503 and r.json()["error"]["code"] == "store_unavailable"
     after = client.get(f"/api/games/{game_id}/view").json()
     assert after["ply"] == 0 and after["view"] == view["view"] and repo.moves(game_id) == []
     r = client.post(f"/api/games/{game_id}/move", json={"move": move}, headers={"X-Seat-Token": token})

@@ -10,12 +10,25 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import OperationalError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from throne.server import pages, ws
 from throne.server.config import Settings
-from throne.server.errors import ApiError, api_error_handler, store_error_handler, validation_error_handler
+from throne.server.csrf import CsrfGuard
+from throne.server.errors import (
+    ApiError,
+    api_error_handler,
+    database_error_handler,
+    http_error_handler,
+    store_error_handler,
+    unexpected_error_handler,
+    validation_error_handler,
+)
+from throne.server.headers import SecurityHeaders
 from throne.server.limits import BodyLimit
 from throne.server.lobby import Hub
+from throne.server.ratelimit import RateLimiter
 from throne.server.routes import accounts, games, players
 from throne.server.sessions import SessionSigner
 from throne.store.db import Database
@@ -30,7 +43,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        db = Database(settings.url)
+        db = Database(settings.url, settings.busy_timeout)
         db.upgrade()
         hub = Hub(settings, Repo(db))
         app.state.hub = hub
@@ -52,10 +65,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.signer = SessionSigner(settings.resolved_secret())
+    app.state.limiter = RateLimiter(settings.rate_limits)
     app.add_exception_handler(ApiError, api_error_handler)
     app.add_exception_handler(StoreError, store_error_handler)
     app.add_exception_handler(RequestValidationError, validation_error_handler)
+    app.add_exception_handler(StarletteHTTPException, http_error_handler)
+    app.add_exception_handler(OperationalError, database_error_handler)
+    app.add_exception_handler(Exception, unexpected_error_handler)  # JSON 500s, never text/plain
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(CsrfGuard, allowed_origins=settings.allowed_origins)
+    app.add_middleware(SecurityHeaders)  # outermost: refusals by the guards above carry the headers too
     for router in (accounts.router, games.router, players.router, ws.router, pages.router):
         app.include_router(router)
     STATIC.mkdir(exist_ok=True)

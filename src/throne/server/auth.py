@@ -6,6 +6,7 @@ from fastapi import Request, Response
 
 from throne.server.errors import ApiError
 from throne.server.lobby import Hub
+from throne.server.ratelimit import RateLimiter
 from throne.server.sessions import COOKIE, MAX_AGE, SessionSigner
 from throne.store.models import User
 
@@ -18,6 +19,12 @@ def hub_of(request: Request) -> Hub:
 
 def signer_of(request: Request) -> SessionSigner:
     return request.app.state.signer
+
+
+def rate_limit(request: Request, action: str, user: str | None = None) -> None:
+    """Counts this request against `action`'s limits for its client address and `user` (429 when spent)."""
+    limiter: RateLimiter = request.app.state.limiter
+    limiter.hit(action, request.client.host if request.client else None, user)
 
 
 async def current_user(request: Request) -> User | None:
@@ -55,8 +62,10 @@ async def user_or_guest(request: Request, response: Response, name: str | None) 
     user = await current_user(request)
     if user is not None:
         return user
+    name = clean_name(name)
+    rate_limit(request, "guest")
     hub = hub_of(request)
-    user = await hub.db(hub.repo.create_user, clean_name(name))
+    user = await hub.db(hub.repo.create_user, name)
     set_session(request, response, user)
     return user
 

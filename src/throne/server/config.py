@@ -7,6 +7,7 @@ import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from throne.server.ratelimit import Limit
 from throne.store.db import default_sqlite_url
 
 
@@ -30,6 +31,25 @@ class Settings:
     ws_max_refused: int = 100
     hello_timeout: float = 30.0
     secure_cookies: bool = False
+    # Failure handling (docs/security.md): a lock held elsewhere fails one request after `busy_timeout`
+    # seconds; retries wait retry_base, 2·retry_base ... up to retry_cap (jittered); after
+    # `breaker_threshold` store failures in a row writes fail fast for `breaker_cooldown` seconds (doubling).
+    busy_timeout: float = field(default_factory=lambda: _env_float("THRONE_BUSY_TIMEOUT", 2.0))
+    retry_base: float = 0.25
+    retry_cap: float = 30.0
+    breaker_threshold: int = 5
+    breaker_cooldown: float = 2.0
+    read_threads: int = 4
+    cpu_threads: int = 2
+    # Request rate limits by rule ("login:ip", ...); None: the defaults of throne.server.ratelimit, {}: none.
+    rate_limits: dict[str, Limit] | None = field(
+        default_factory=lambda: {} if os.environ.get("THRONE_RATE_LIMITS") == "off" else None
+    )
+    # Origins (scheme://host[:port]) besides the request's own Host that may send state-changing requests,
+    # e.g. the public address when a proxy rewrites Host.
+    allowed_origins: tuple[str, ...] = field(
+        default_factory=lambda: tuple(o for o in os.environ.get("THRONE_ALLOWED_ORIGINS", "").split(",") if o)
+    )
 
     def __post_init__(self) -> None:
         self.data_dir = Path(self.data_dir)

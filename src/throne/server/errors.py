@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import logging
+
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from throne.store.repo import StoreError
+from throne.store.repo import StoreError, StoreUnavailable
+
+log = logging.getLogger(__name__)
 
 
 class ApiError(ValueError):
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
+        self.headers = headers
 
 
 def error_body(code: str, message: str) -> dict:
@@ -21,12 +27,41 @@ def error_body(code: str, message: str) -> dict:
 
 async def api_error_handler(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ApiError)
-    return JSONResponse(error_body(exc.code, exc.message), status_code=exc.status)
+    return JSONResponse(error_body(exc.code, exc.message), status_code=exc.status, headers=exc.headers)
+
+
+_HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed"}
+
+
+async def http_error_handler(_request: Request, exc: Exception) -> JSONResponse:
+    """Framework errors (unknown path, wrong method, unparsable body) in the same JSON shape as the rest."""
+    assert isinstance(exc, StarletteHTTPException)
+    code = _HTTP_CODES.get(exc.status_code, "http_error")
+    message = str(exc.detail)
+    if exc.status_code == 400 and "parsing the body" in message:
+        code, message = "bad_json", "the body is not valid JSON (or a number in it is too long)"
+    return JSONResponse(error_body(code, message), status_code=exc.status_code, headers=exc.headers)
 
 
 async def store_error_handler(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StoreError)
-    return JSONResponse(error_body(exc.code, exc.message), status_code=exc.status)
+    headers = {"Retry-After": "2"} if isinstance(exc, StoreUnavailable) else None
+    return JSONResponse(error_body(exc.code, exc.message), status_code=exc.status, headers=headers)
+
+
+async def database_error_handler(_request: Request, exc: Exception) -> JSONResponse:
+    """A database failure that reached a route directly: 503, the request may be retried."""
+    log.warning("store: a request failed: %s", exc)
+    return JSONResponse(
+        error_body("store_unavailable", "the game store is unavailable; try again shortly"),
+        status_code=503,
+        headers={"Retry-After": "2"},
+    )
+
+
+async def unexpected_error_handler(_request: Request, exc: Exception) -> JSONResponse:
+    """Any other failure: a JSON 500 like every other error (the details stay in the server log)."""
+    return JSONResponse(error_body("server_error", "the server failed to answer this request"), 500)
 
 
 async def validation_error_handler(_request: Request, exc: Exception) -> JSONResponse:

@@ -1,7 +1,9 @@
 """The hub: tables (open games), live matches, connections and everything they share.
 
-Database calls run on one dedicated thread (`Hub.db`), so the event loop never waits on the disk and SQLite
-sees one writer at a time.
+Database writes run on one dedicated thread and reads on a small pool beside it (`Hub.db`), so the event loop
+never waits on the disk, SQLite sees one writer at a time and reads never queue behind a slow write. Writes
+go through a circuit breaker: while the store fails, they fail fast (503 `store_unavailable`) instead of
+piling up. Whole-game replays run on CPU threads (`Hub.cpu`), never on the event loop.
 """
 
 from __future__ import annotations
@@ -15,15 +17,20 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, TypeVar
 
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
+
 from throne.server.config import Settings
 from throne.server.conn import Conn
 from throne.server.errors import ApiError
 from throne.server.games import GameKind, OptionsError, bot_names, kind_of, rebuild
 from throne.server.match import Match
 from throne.server.ratings_store import rating_hook
+from throne.server.resilience import CircuitBreaker
 from throne.server.sessions import new_token, token_hash
+from throne.server.validate import first_bad_int
 from throne.store.models import User
-from throne.store.repo import GameInfo, NotOpen, Repo, SeatSpec
+from throne.store.repo import GameInfo, NotOpen, Repo, SeatSpec, StoreUnavailable, is_read
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -46,7 +53,14 @@ class Hub:
     def __init__(self, settings: Settings, repo: Repo) -> None:
         self.settings = settings
         self.repo = repo
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="throne-db")
+        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="throne-db-write")
+        self._readers = ThreadPoolExecutor(
+            max_workers=max(1, settings.read_threads), thread_name_prefix="throne-db-read"
+        )
+        self._cpu = ThreadPoolExecutor(
+            max_workers=max(1, settings.cpu_threads), thread_name_prefix="throne-cpu"
+        )
+        self.breaker = CircuitBreaker(settings.breaker_threshold, settings.breaker_cooldown)
         self.rooms: dict[int, set[Conn]] = {}
         self.matches: dict[int, Match] = {}
         self._finished: dict[int, tuple[GameInfo, Any]] = {}
@@ -54,7 +68,66 @@ class Hub:
         self.chooser: Callable[..., Any] | None = None  # replaced in tests; default: throne.ai
 
     async def db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        return await asyncio.get_running_loop().run_in_executor(self._executor, partial(fn, *args, **kwargs))
+        """Runs a repository call off the event loop: `@reads` methods on the reader pool, the rest on the
+        writer thread behind the circuit breaker. A database that cannot be used raises StoreUnavailable."""
+        call = partial(fn, *args, **kwargs)
+        loop = asyncio.get_running_loop()
+        if is_read(fn):
+            try:
+                return await loop.run_in_executor(self._readers, call)
+            except (OperationalError, PoolTimeout, OSError) as exc:
+                raise StoreUnavailable("the game store cannot be read right now; try again shortly") from exc
+        if not self.breaker.allow():
+            raise StoreUnavailable(
+                f"the game store is failing; try again in {max(1, round(self.breaker.retry_after()))} s"
+            )
+        answered = False
+        try:
+            result = await loop.run_in_executor(self._writer, call)
+            answered = True
+        except (OperationalError, PoolTimeout, OSError) as exc:
+            answered = True
+            self._store_failed(exc)
+            raise StoreUnavailable("the game store refused the write; try again shortly") from exc
+        except Exception:
+            answered = True
+            self._store_answered()  # a refusal (StoreError) or a bug: the store itself works
+            raise
+        finally:
+            if not answered:  # cancelled while waiting: a half-open probe must not stay claimed
+                self.breaker.release()
+        self._store_answered()
+        return result
+
+    def _store_failed(self, exc: BaseException) -> None:
+        first = self.breaker.failures == 0 and not self.breaker.is_open
+        if self.breaker.failure():
+            log.error(
+                "store: %d writes failed in a row; failing writes fast for %.1f s (%s)",
+                self.breaker.failures,
+                self.breaker.cooldown,
+                exc,
+            )
+        elif first:
+            log.warning("store: a write failed: %s", exc)
+
+    def _store_answered(self) -> None:
+        if self.breaker.success():
+            log.warning("store: writes succeed again; circuit closed")
+
+    async def cpu(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Runs CPU-heavy work (replaying a whole game) on a worker thread, off the event loop."""
+        return await asyncio.get_running_loop().run_in_executor(self._cpu, partial(fn, *args, **kwargs))
+
+    async def store_ready(self) -> str | None:
+        """None when the database takes writes; else why not (readiness, not liveness)."""
+        if self.breaker.is_open and self.breaker.retry_after() > 0:
+            return f"the game store is failing; next check in {self.breaker.retry_after():.1f} s"
+        try:
+            await self.db(self.repo.probe_write)
+        except StoreUnavailable as exc:
+            return exc.message
+        return None
 
     # ---- life cycle ----------------------------------------------------------------------------------------
     async def resume(self) -> None:
@@ -64,7 +137,7 @@ class Hub:
                 info = await self.db(self.repo.get_game, game_id)
                 moves = await self.db(self.repo.moves, game_id)
                 kind = kind_of(info.game)
-                state = rebuild(kind, info.seed or 0, info.players, info.options, moves)
+                state = await self.cpu(rebuild, kind, info.seed or 0, info.players, info.options, moves)
             except Exception:
                 log.exception("game %s cannot be rebuilt from its move log; left as it is", game_id)
                 continue
@@ -79,7 +152,8 @@ class Hub:
         for conns in self.rooms.values():
             for conn in list(conns):
                 conn.close(1001)
-        self._executor.shutdown(wait=True)
+        for pool in (self._writer, self._readers, self._cpu):
+            pool.shutdown(wait=True)
 
     def _start_match(self, info: GameInfo, kind: GameKind, state: Any) -> Match:
         match = Match(self, info, kind, state)
@@ -102,6 +176,9 @@ class Hub:
 
     # ---- tables --------------------------------------------------------------------------------------------
     def _check_table(self, t: NewTable) -> tuple[GameKind, dict[str, Any]]:
+        bad = first_bad_int(t.options)
+        if bad is not None:
+            raise ApiError(400, "bad_options", "option values are integers between -2^63 and 2^63-1")
         try:
             kind = kind_of(t.game)
             options = kind.normalize_options(t.players, t.options)
@@ -299,7 +376,9 @@ class Hub:
         result: dict[str, Any] | None,
         seat: int | None,
         cache: dict[int | None, dict[str, Any]] | None = None,
+        bot_seats: frozenset[int] = frozenset(),
     ) -> dict[str, Any]:
+        """One connection's `state` message. A seat played by a bot (a take-over) is never told to move."""
         if cache is not None and seat in cache:
             view = cache[seat]
         else:
@@ -308,7 +387,7 @@ class Hub:
                 cache[seat] = view
         over = bool(state.is_over)
         to_play = None if over else state.to_play
-        mine = seat is not None and seat == to_play
+        mine = seat is not None and seat == to_play and seat not in bot_seats
         return {
             "type": "state",
             "game_id": game_id,
@@ -327,10 +406,11 @@ class Hub:
         cache: dict[int | None, dict[str, Any]] = {}
         status = "finished" if match.over else "live"
         result = match.kind.result(match.state)
+        bots = _bot_seats(match.info)
         for conn in list(self.rooms.get(match.game_id, ())):
             conn.send(
                 self.state_message(
-                    match.game_id, match.kind, match.state, match.ply, status, result, conn.seat, cache
+                    match.game_id, match.kind, match.state, match.ply, status, result, conn.seat, cache, bots
                 )
             )
 
@@ -340,7 +420,14 @@ class Hub:
         if match is not None:
             status = "finished" if match.over else "live"
             return self.state_message(
-                game_id, match.kind, match.state, match.ply, status, match.kind.result(match.state), seat
+                game_id,
+                match.kind,
+                match.state,
+                match.ply,
+                status,
+                match.kind.result(match.state),
+                seat,
+                bot_seats=_bot_seats(match.info),
             )
         loaded = await self.finished_state(game_id)
         if loaded is None:
@@ -356,7 +443,9 @@ class Hub:
         if info.status != "finished":
             return None
         moves = await self.db(self.repo.moves, game_id)
-        state = rebuild(kind_of(info.game), info.seed or 0, info.players, info.options, moves)
+        state = await self.cpu(rebuild, kind_of(info.game), info.seed or 0, info.players, info.options, moves)
+        if game_id in self._finished:  # another request rebuilt it meanwhile
+            return self._finished[game_id]
         if len(self._finished) >= 64:
             self._finished.pop(next(iter(self._finished)))
         self._finished[game_id] = (info, state)
@@ -364,7 +453,10 @@ class Hub:
 
     async def match_finished(self, match: Match) -> None:
         self.matches.pop(match.game_id, None)
-        info = await self.db(self.repo.get_game, match.game_id)
+        try:
+            info = await self.db(self.repo.get_game, match.game_id)
+        except StoreUnavailable:
+            info = match.info  # what was committed with the last move
         self._finished[match.game_id] = (info, match.state)
         self.broadcast_table(info)
 
@@ -375,6 +467,10 @@ class Hub:
             code = "game_over" if info.status in ("finished", "aborted") else "not_live"
             raise ApiError(409, code, f"game {game_id} is {info.status}")
         return await match.submit(seat, move, ply)
+
+
+def _bot_seats(info: GameInfo) -> frozenset[int]:
+    return frozenset(s.seat for s in info.seats if s.kind != "human")
 
 
 def _iso(ts: Any) -> str | None:

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from throne.server.games import GameKind
-from throne.store.repo import GameInfo
+from throne.server.resilience import Backoff
+from throne.store.repo import GameInfo, StalePly, StoreUnavailable
 
 if TYPE_CHECKING:
     from throne.server.lobby import Hub
@@ -60,6 +61,11 @@ class Match:
         self._bot_ply: int | None = None
         self._timer: asyncio.Task[None] | None = None
         self._dirty = False  # True while memory may differ from the committed log
+        self._reload_at = 0.0  # when to read a dirty game back next (monotonic)
+        self._takeover_at = 0.0  # no take-over attempt before this (backoff after a failed one)
+        self._retry: asyncio.Task[None] | None = None  # a bot move waiting to be stored again
+        s = hub.settings
+        self.backoff = Backoff(s.retry_base, s.retry_cap)
         self.away_since: dict[int, float] = {
             s.seat: time.monotonic() for s in info.seats if s.kind == "human"
         }
@@ -77,10 +83,10 @@ class Match:
         self.task = asyncio.create_task(self._run(), name=f"game-{self.game_id}")
 
     async def stop(self) -> None:
-        for task in (self._bot_task, self._timer, self.task):
+        for task in (self._bot_task, self._timer, self._retry, self.task):
             if task is not None:
                 task.cancel()
-        for task in (self._bot_task, self._timer, self.task):
+        for task in (self._bot_task, self._timer, self._retry, self.task):
             if task is not None:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
@@ -106,9 +112,10 @@ class Match:
     async def _run(self) -> None:
         self._schedule()
         while not self.over or self._dirty:
-            if self._dirty:  # the store failed: retry reading the truth back every second
+            if self._dirty:  # memory may differ from the store: read the truth back, with backoff
                 try:
-                    item = await asyncio.wait_for(self.inbox.get(), 1.0)
+                    wait = max(0.0, self._reload_at - time.monotonic())
+                    item = await asyncio.wait_for(self.inbox.get(), wait)
                 except TimeoutError:
                     if await self._reload():
                         self._schedule()
@@ -135,8 +142,7 @@ class Match:
                     item.done.set_exception(
                         MoveRefused("server_error", "the server failed to apply the move")
                     )
-                self._dirty = True
-                await self._reload()
+                self._mark_dirty()
             self._schedule()
         self._refuse_pending()
         if self.over:
@@ -149,57 +155,110 @@ class Match:
                 item.done.set_exception(MoveRefused("game_over", "the game is over"))
 
     async def _apply(self, item: _Move) -> int:
-        if self._dirty and not await self._reload():
-            raise MoveRefused("server_error", "the game cannot be read back from the store; try again")
-        state = self.state
-        if state.is_over:
+        if self._dirty:
+            raise MoveRefused(
+                "store_unavailable", "the game is being read back from the store; try again shortly"
+            )
+        live = self.state
+        if live.is_over:
             raise MoveRefused("game_over", "the game is over")
         if item.ply is not None and item.ply != self.ply:
             raise MoveRefused("stale", f"the move answers ply {item.ply} but the game is at ply {self.ply}")
-        if item.seat != state.to_play:
-            raise MoveRefused("not_your_turn", f"seat {state.to_play} is to play, not seat {item.seat}")
+        if item.seat != live.to_play:
+            raise MoveRefused("not_your_turn", f"seat {live.to_play} is to play, not seat {item.seat}")
         seat_info = self.info.seat(item.seat)
         if not item.bot and (seat_info is None or seat_info.kind != "human"):
             raise MoveRefused("not_your_turn", f"seat {item.seat} is played by a bot")
+        # Commit, then show: the move is played on a copy, which replaces the live state only once the
+        # move is committed. Until then every reader (views, summaries, bots) sees the committed position.
+        state = live.clone()
         try:
             state.play(item.move)
         except self.kind.illegal_errors() as exc:
             raise MoveRefused(
-                "illegal_move", self.kind.illegal_message(state, item.seat, item.move, exc)
+                "illegal_move", self.kind.illegal_message(live, item.seat, item.move, exc)
             ) from None
         result = self.kind.result(state)
         ply = self.ply
-        try:
-            rate = self.hub.rating_hook(self.info) if result is not None else None
-            await self.hub.db(
-                self.hub.repo.append_move, self.game_id, ply, item.seat, item.move, result, rate
-            )
-        except Exception:
-            log.exception("game %s: could not store move %d; reloading from the log", self.game_id, ply)
-            self._dirty = True
-            await self._reload()
-            raise MoveRefused("server_error", "the move could not be stored; try again") from None
-        self.ply = ply + 1
+        rate = self.hub.rating_hook(self.info) if result is not None else None
+        await self._store(item, self.game_id, ply, item.seat, item.move, result, rate)
+        self.state, self.ply = state, ply + 1  # one step, no await in between: state and ply agree
         if result is not None:
             self.info.status, self.info.result = "finished", result
         self.hub.broadcast_state(self)
         return self.ply
 
+    async def _store(self, item: _Move, *args: Any) -> None:
+        """Commits a move. A store that fails refuses a person's move at once (the client may retry) and
+        retries a bot's after a growing, jittered delay; a log that moved on under us is read back."""
+        try:
+            await self.hub.db(self.hub.repo.append_move, *args)
+        except StalePly:
+            log.warning("game %s: the stored log is not at ply %d; reading it back", self.game_id, self.ply)
+            self._mark_dirty()
+            raise MoveRefused("stale", "the game moved on; its position is being read back") from None
+        except StoreUnavailable as exc:
+            delay = self.backoff.failed()
+            if self.backoff.worth_logging:
+                log.warning(
+                    "game %s: move %d not stored (%d failures in a row; backoff %.2f s): %s",
+                    self.game_id,
+                    self.ply,
+                    self.backoff.failures,
+                    delay,
+                    exc.message,
+                )
+            if item.bot:
+                self._retry_later(item, delay)
+            raise MoveRefused(
+                "store_unavailable", "the move could not be stored; try again shortly"
+            ) from None
+        self.backoff.reset()
+
+    def _retry_later(self, item: _Move, delay: float) -> None:
+        async def again() -> None:
+            await asyncio.sleep(delay)
+            if self.ply == item.ply and not self.over:
+                await self.inbox.put(item)
+
+        if self._retry is not None:
+            self._retry.cancel()
+        self._retry = asyncio.create_task(again())
+
+    def _mark_dirty(self) -> None:
+        self._dirty = True
+        self._reload_at = time.monotonic()  # the first read-back is immediate; later ones back off
+
     async def _reload(self) -> bool:
-        """Rebuilds the state from what is committed (the database is the truth); False if that failed."""
+        """Rebuilds the state from what is committed (the database is the truth); False if that failed.
+
+        Failures back off (jittered, growing delays); connections are resent the state only when the
+        committed position differs from the one they were shown."""
         from throne.server.games import rebuild
 
         try:
             info = await self.hub.db(self.hub.repo.get_game, self.game_id)
             moves = await self.hub.db(self.hub.repo.moves, self.game_id)
-            state = rebuild(self.kind, info.seed or 0, info.players, info.options, moves)
-        except Exception:
-            log.exception("game %s: cannot read the game back from the store", self.game_id)
+            state = await self.hub.cpu(rebuild, self.kind, info.seed or 0, info.players, info.options, moves)
+        except Exception as exc:
+            delay = self.backoff.failed()
+            self._reload_at = time.monotonic() + delay
+            if self.backoff.worth_logging:
+                log.warning(
+                    "game %s: cannot read the game back (%d failures in a row; next try in %.2f s): %s",
+                    self.game_id,
+                    self.backoff.failures,
+                    delay,
+                    exc,
+                )
             self._dirty = True
             return False
+        changed = len(moves) != self.ply or info.status != self.info.status
         self.state, self.info, self.ply, self._dirty = state, info, len(moves), False
+        self.backoff.reset()
         self._bot_ply = None
-        self.hub.broadcast_state(self)  # everyone resynchronises on what is committed
+        if changed:
+            self.hub.broadcast_state(self)  # everyone resynchronises on what is committed
         return True
 
     # ---- bots and abandoned seats --------------------------------------------------------------------------
@@ -241,7 +300,8 @@ class Match:
         info = self.info.seat(seat)
         if since is None or since == float("inf") or info is None or info.kind != "human":
             return
-        delay = max(0.0, since + self.hub.settings.abandon_timeout - time.monotonic())
+        now = time.monotonic()
+        delay = max(0.0, since + self.hub.settings.abandon_timeout - now, self._takeover_at - now)
 
         async def fire() -> None:
             await asyncio.sleep(delay)
@@ -254,13 +314,31 @@ class Match:
         since = self.away_since.get(seat, float("inf"))
         if info is None or info.kind != "human" or since == float("inf"):
             return
-        if time.monotonic() - since < self.hub.settings.abandon_timeout - 0.01:
+        now = time.monotonic()
+        if now - since < self.hub.settings.abandon_timeout - 0.01 or now < self._takeover_at - 0.01:
             return
         bot = self.hub.settings.takeover_bot
-        self.info = await self.hub.db(self.hub.repo.takeover, self.game_id, seat, bot)
+        try:
+            self.info = await self.hub.db(self.hub.repo.takeover, self.game_id, seat, bot)
+        except StoreUnavailable as exc:
+            delay = self.backoff.failed()
+            self._takeover_at = time.monotonic() + delay  # _schedule re-arms the timer no sooner
+            if self.backoff.worth_logging:
+                log.warning(
+                    "game %s: take-over of seat %d not stored (%d failures in a row; next try in %.2f s): %s",
+                    self.game_id,
+                    seat,
+                    self.backoff.failures,
+                    delay,
+                    exc.message,
+                )
+            return
+        self.backoff.reset()
+        self._takeover_at = 0.0
         self.away_since.pop(seat, None)
         log.info("game %s: seat %d abandoned, bot %r takes over", self.game_id, seat, bot)
         self.hub.broadcast_table(self.info)
+        self.hub.broadcast_state(self)  # the seat's connections, if any come back, are no longer to move
 
 
 BotChooser = Callable[..., Awaitable[str]]

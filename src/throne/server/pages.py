@@ -20,6 +20,7 @@ from fastapi.templating import Jinja2Templates
 from throne import games, i18n
 from throne.server.auth import current_user
 from throne.server.routes.accounts import user_json
+from throne.server.validate import GameId, UserId
 
 router = APIRouter(include_in_schema=False)
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
@@ -84,12 +85,12 @@ async def home(request: Request) -> HTMLResponse:
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)
-async def table(request: Request, game_id: int) -> HTMLResponse:
+async def table(request: Request, game_id: GameId) -> HTMLResponse:
     return await _render(request, "table.html", game_id=game_id, hl_data=_hidden_leaders_data())
 
 
 @router.get("/games/{game_id}/replay", response_class=HTMLResponse)
-async def replay(request: Request, game_id: int) -> HTMLResponse:
+async def replay(request: Request, game_id: GameId) -> HTMLResponse:
     return await _render(request, "replay.html", game_id=game_id, hl_data=_hidden_leaders_data())
 
 
@@ -104,7 +105,7 @@ async def signup(request: Request) -> HTMLResponse:
 
 
 @router.get("/players/{user_id}", response_class=HTMLResponse)
-async def player(request: Request, user_id: int) -> HTMLResponse:
+async def player(request: Request, user_id: UserId) -> HTMLResponse:
     return await _render(request, "player.html", user_id=user_id)
 
 

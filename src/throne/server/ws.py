@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from typing import Any
@@ -12,6 +11,7 @@ from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from throne.server import validate
 from throne.server.conn import Conn
 from throne.server.errors import ApiError
 from throne.server.lobby import Hub
@@ -62,8 +62,8 @@ class _Session:
 
     async def handle(self, text: str) -> None:
         try:
-            msg = json.loads(text)
-        except (json.JSONDecodeError, RecursionError):
+            msg = validate.loads(text)
+        except (ValueError, RecursionError):
             self.refuse("bad_json", "the message is not valid JSON")
             return
         if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
@@ -150,6 +150,9 @@ class _Session:
                 "characters) and an optional integer ply",
             )
             return
+        if ply is not None and not 0 <= ply <= validate.INT63_MAX:
+            self.refuse("bad_message", "ply is an integer between 0 and 2^63-1")
+            return
         if self.conn.seat is None:
             self.refuse("spectator", "spectators cannot move; send hello with a seat token to play")
             return
@@ -166,6 +169,8 @@ async def game_socket(ws: WebSocket, game_id: int) -> None:
     hub: Hub = ws.app.state.hub
     await ws.accept()
     try:
+        if not 1 <= game_id <= validate.INT63_MAX:
+            raise NotFound(f"no game {game_id}")
         info = await hub.db(hub.repo.get_game, game_id)
     except NotFound:
         await ws.send_json(_error("unknown_game", f"no game {game_id}"))

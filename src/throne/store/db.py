@@ -17,22 +17,35 @@ def default_sqlite_url(data_dir: str | Path) -> str:
     return f"sqlite:///{path / 'throne.sqlite3'}"
 
 
-def _sqlite_pragmas(dbapi_conn, _record) -> None:
-    cur = dbapi_conn.cursor()
-    cur.execute("PRAGMA journal_mode=WAL")
-    # NORMAL in WAL mode survives a killed process (only an OS crash could lose the last commits).
-    cur.execute("PRAGMA synchronous=NORMAL")
-    cur.execute("PRAGMA foreign_keys=ON")
-    cur.execute("PRAGMA busy_timeout=10000")
-    cur.close()
+DEFAULT_BUSY_TIMEOUT = 2.0
+"""Seconds a statement waits for a lock held elsewhere before it fails: one request fails, not the server."""
 
 
-def make_engine(url: str) -> Engine:
+def _sqlite_pragmas(busy_ms: int):
+    def apply(dbapi_conn, _record) -> None:
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        # NORMAL in WAL mode survives a killed process (only an OS crash could lose the last commits).
+        cur.execute("PRAGMA synchronous=NORMAL")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute(f"PRAGMA busy_timeout={busy_ms}")
+        cur.close()
+
+    return apply
+
+
+def make_engine(url: str, busy_timeout: float = DEFAULT_BUSY_TIMEOUT) -> Engine:
+    busy_ms = max(1, int(busy_timeout * 1000))
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False})
-        event.listen(engine, "connect", _sqlite_pragmas)
+        engine = create_engine(
+            url, connect_args={"check_same_thread": False, "timeout": busy_timeout}, pool_timeout=busy_timeout
+        )
+        event.listen(engine, "connect", _sqlite_pragmas(busy_ms))
         return engine
-    return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
+    args = {"options": f"-c lock_timeout={busy_ms}"} if url.startswith("postgresql") else {}
+    return create_engine(
+        url, pool_pre_ping=True, pool_size=5, max_overflow=5, pool_timeout=busy_timeout, connect_args=args
+    )
 
 
 def alembic_config(url: str) -> Config:
@@ -60,9 +73,9 @@ def upgrade(url: str, engine: Engine | None = None) -> None:
 class Database:
     """One engine plus a session factory; `upgrade()` brings the schema to the latest revision."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, busy_timeout: float = DEFAULT_BUSY_TIMEOUT) -> None:
         self.url = url
-        self.engine = make_engine(url)
+        self.engine = make_engine(url, busy_timeout)
         self.sessions: sessionmaker[Session] = sessionmaker(self.engine, expire_on_commit=False)
 
     def upgrade(self) -> None:

@@ -1,6 +1,7 @@
 """Repository: every read and write the server makes, each one a short transaction.
 
-Methods are synchronous; the server runs them on a dedicated thread so the event loop never waits on the disk.
+Methods are synchronous; the server runs writes on one dedicated thread and the methods marked `@reads` on a
+small pool of reader threads, so the event loop never waits on the disk and reads never queue behind writes.
 """
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -27,6 +28,13 @@ class StoreError(ValueError):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+
+class StoreUnavailable(StoreError):
+    """The database cannot be used right now (read-only, full, locked, unreachable): retry later."""
+
+    code = "store_unavailable"
+    status = 503
 
 
 class NotFound(StoreError):
@@ -141,6 +149,17 @@ def _info(session: Session, game: Game) -> GameInfo:
 
 
 RateHook = Callable[[Session, GameInfo], None]
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def reads(fn: F) -> F:
+    """Marks a repository method that only reads: the server may run it beside the writer thread."""
+    fn.store_reads = True  # type: ignore[attr-defined]
+    return fn
+
+
+def is_read(fn: Callable[..., Any]) -> bool:
+    return bool(getattr(getattr(fn, "__func__", fn), "store_reads", False))
 
 
 class Repo:
@@ -162,10 +181,12 @@ class Repo:
                 raise UsernameTaken(f"the username {username!r} is taken") from exc
             return user
 
+    @reads
     def get_user(self, user_id: int) -> User | None:
         with self.db.sessions() as s:
             return s.get(User, user_id)
 
+    @reads
     def user_by_username(self, username: str) -> User | None:
         with self.db.sessions() as s:
             return s.scalar(select(User).where(func.lower(User.username) == username.lower()))
@@ -220,6 +241,7 @@ class Repo:
             s.flush()
             return _info(s, row)
 
+    @reads
     def get_game(self, game_id: int) -> GameInfo:
         with self.db.sessions() as s:
             row = s.get(Game, game_id)
@@ -227,6 +249,7 @@ class Repo:
                 raise NotFound(f"no game {game_id}")
             return _info(s, row)
 
+    @reads
     def list_games(
         self, statuses: Sequence[str], game: str | None = None, limit: int = 50, include_private: bool = False
     ) -> list[GameInfo]:
@@ -239,6 +262,7 @@ class Repo:
             q = q.order_by(Game.id.desc()).limit(limit)
             return [_info(s, g) for g in s.scalars(q).all()]
 
+    @reads
     def games_with_status(self, status: str) -> list[int]:
         with self.db.sessions() as s:
             return list(s.scalars(select(Game.id).where(Game.status == status).order_by(Game.id)).all())
@@ -299,6 +323,7 @@ class Repo:
                 row.finished_at = utcnow()
             return _info(s, row)
 
+    @reads
     def seat_by_token(self, game_id: int, token_hash: str) -> SeatInfo | None:
         with self.db.sessions() as s:
             row = s.scalar(select(Seat).where(Seat.game_id == game_id, Seat.token_hash == token_hash))
@@ -361,6 +386,7 @@ class Repo:
                     s.flush()
                     rate(s, _info(s, s.get(Game, game_id)))
 
+    @reads
     def moves(self, game_id: int) -> list[tuple[int, str]]:
         with self.db.sessions() as s:
             rows = s.execute(
@@ -377,6 +403,7 @@ class Repo:
             s.flush()
             return _info(s, s.get(Game, game_id))
 
+    @reads
     def user_games(
         self, user_id: int, limit: int = 50, offset: int = 0
     ) -> tuple[list[tuple[GameInfo, int]], int]:
@@ -390,11 +417,18 @@ class Repo:
             rows = s.execute(base.order_by(Game.id.desc()).limit(limit).offset(offset)).all()
             return [(_info(s, g), seat) for g, seat in rows], total
 
+    def probe_write(self) -> None:
+        """A write statement that changes nothing, committed: fails when the database refuses writes."""
+        with self.db.sessions.begin() as s:
+            s.execute(update(Game).where(Game.id < 0).values(ply=Game.ply))
+
     # ---- ratings -----------------------------------------------------------------------------------------
+    @reads
     def rating(self, user_id: int, game: str) -> Rating | None:
         with self.db.sessions() as s:
             return s.get(Rating, (user_id, game))
 
+    @reads
     def leaderboard(self, game: str, limit: int = 50) -> list[tuple[Rating, User]]:
         with self.db.sessions() as s:
             rows = s.execute(
@@ -451,9 +485,12 @@ __all__ = [
     "SeatTaken",
     "StalePly",
     "StoreError",
+    "StoreUnavailable",
     "TableFull",
     "UsernameTaken",
     "as_utc",
+    "is_read",
     "load_ratings",
+    "reads",
     "save_rating",
 ]

@@ -39,7 +39,7 @@ ROWS = [
     ("sun-shy-skeleton", {"graveyard": CC}, [],
      {"party0": "sun-shy-skeleton", "wilderness": CC, "graveyard": ""}, "sun-shy-crow-carrier-alone"),
     ("modest-monsterslayer", {"tavern": f"{BC} {LL} -"}, [f"tavern {BC}", [f"pick {LL}"], f"pick {LL}"],
-     {"markers": (4, 5), "party0": f"modest-monsterslayer ~{LL}", "wilderness": BC, "tavern": "- - -"},
+     {"markers": (4, 5), "party0": f"modest-monsterslayer ~{LL} ~{BC}", "wilderness": "", "tavern": "- - -"},
      "monsterslayer-connoisseur-not-itself"),
 ]
 

@@ -96,8 +96,8 @@ NEMESIS = [
         {"c5", "d5", "c4", "b4", "b3", "a3", "a4"},
         3,
     ),
-    # the only 2-step path a4-b5-c6 is self-harming: the 1-step path is used
-    ("all-two-steps-excluded-one-step", "Ld1,BRb4,RIa3,ACc5", "Ld7,VIe6,ARd6,NEa4", "d1-d2", {"b5"}, 2),
+    # no 2-step path: among the 1-step paths b5-c6 would surround d7, so only b5-a4 is offered
+    ("one-step-self-harm-excluded", "Ld1,BRc5,RIb4,ACa3", "Ld7,VIe6,ARd6,NEb5", "d1-d2", {"a4"}, 2),
 ]
 
 
@@ -116,6 +116,45 @@ def test_nemesis_reaction(south: str, north: str, trigger: str, ends: set[str], 
     st.play(moves[0])
     assert (st.phase, st.to_play) == ("action", 0)
     assert st.acted == frozenset({"L"})
+
+
+# §4 step 3 (ruling): the Nemesis must move 2 whenever any 2-step path exists, even when every one of them
+# leaves its owner's Leader lost; then the other player wins. Same rule among 1-step paths when no 2-step
+# path exists.
+# (id, South, North, trigger, the reaction moves listed, the one played, winner, termination)
+NEMESIS_FORCED = [
+    # 2-step a4-b5-c6 surrounds d7; the safe 1-step a4-b5 is not allowed while a 2-step path exists
+    ("every-two-step-self-harms", "Ld1,BRb4,RIa3,ACc5", "Ld7,VIe6,ARd6,NEa4", "d1-d2", ["a4-b5-c6"],
+     "a4-b5-c6", 0, "surround"),
+    # the harmful single step b5-c6 is not offered while the safe 2-step path b5-a4-a3 exists
+    ("two-step-preferred-to-harmful-step", "Ld1,RIb4,ACc4", "Ld7,VIe6,ARd6,NEb5,BRc5", "d1-d2", ["b5-a4-a3"],
+     "b5-a4-a3", None, None),
+    # no 2-step path; the only step c6 surrounds d7: it is forced and South wins
+    ("only-step-self-harms", "Ld1,BRc5,RIb4,ACa4", "Ld7,VIe6,ARd6,NEb5", "d1-d2", ["b5-c6"], "b5-c6",
+     0, "surround"),
+    # a safe 2-step path exists next to harmful ones: only the safe ones are listed
+    ("mixed-two-steps-safe-only", "Ld1,BRb4,ACc5", "Ld7,VIe6,ARd6,NEa4", "d1-d2", ["a4-a3-a2", "a4-a3-b3"],
+     "a4-a3-b3", None, None),
+]
+
+
+@pytest.mark.parametrize(
+    ("south", "north", "trigger", "listed", "move", "winner", "termination"),
+    [r[1:] for r in NEMESIS_FORCED],
+    ids=[r[0] for r in NEMESIS_FORCED],
+)
+def test_nemesis_must_move_two(
+    south: str, north: str, trigger: str, listed: list[str], move: str, winner: int | None,
+    termination: str | None,
+) -> None:
+    st = state(south, north)
+    st.play(trigger)
+    assert (st.phase, st.to_play) == ("reaction", 1)
+    assert st.legal_moves() == sorted(listed)
+    st.play(move)
+    assert (st.winner, st.termination) == (winner, termination)
+    if winner is None:
+        assert (st.phase, st.to_play) == ("action", 0)
 
 
 def test_nemesis_boxed_in_stays() -> None:

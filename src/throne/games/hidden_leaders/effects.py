@@ -396,35 +396,45 @@ def _impaler(st: State, me: int, card: str) -> None:
     st.ask("pick-tavern", me, card, "tavern", "impaler")
 
 
+def take_copied(st: State, slot: int) -> str:
+    """Take the chosen Tavern card out of its slot for Monsterslayer / Impaler (rule book §4, "play"): while
+    it resolves it is in no zone, so it cannot count, discard or bury itself, and its slot stays empty until
+    the end-of-turn refill. The end step that receives it records it as ``held`` (and its ``slot``)."""
+    c = st.tavern[slot]
+    assert c is not None
+    st.tavern[slot] = None
+    return c
+
+
+def held_slots(st: State) -> set[int]:
+    """Tavern slots whose card is being resolved by a copier; they stay empty until the end of the turn."""
+    return {fr["slot"] for fr in st.stack if "held" in fr}
+
+
 @cont("slayer")
 def _c_slayer(st: State, fr: Frame, slot: int) -> None:
-    c = st.tavern[slot]
-    st.later("slayer-end", me=fr["seat"], target=c)
+    c = take_copied(st, slot)
+    st.later("slayer-end", me=fr["seat"], held=c, slot=slot)
     st.resolve(fr["seat"], c, asif=True)
 
 
 @cont("impaler")
 def _c_impaler(st: State, fr: Frame, slot: int) -> None:
-    c = st.tavern[slot]
-    st.later("impaler-end", target=c)
+    c = take_copied(st, slot)
+    st.later("impaler-end", held=c, slot=slot)
     st.resolve(fr["seat"], c, asif=True)
 
 
 @op("slayer-end")
 def _op_slayer_end(st: State, fr: Frame) -> None:
-    c, me = fr["target"], fr["me"]
-    if c in st.tavern:
-        st.tavern[st.tavern.index(c)] = None
-        st.parties[me].append((c, False))
-        st.moved(c, None, f"d{me}", None)
+    c, me = fr["held"], fr["me"]
+    st.parties[me].append((c, False))
+    st.moved(c, None, f"d{me}", None)
 
 
 @op("impaler-end")
 def _op_impaler_end(st: State, fr: Frame) -> None:
-    c = fr["target"]
-    if c in st.tavern:
-        st.tavern[st.tavern.index(c)] = None
-        st.graveyard.insert(0, c)
+    st.graveyard.insert(0, fr["held"])
 
 
 # ====================================================================== markers computed by the ability
@@ -781,10 +791,12 @@ def _c_keep_hand(st: State, fr: Frame, c: str) -> None:
 @ability("resurrected-ram")
 def _ram(st: State, me: int, card: str) -> None:
     st.discard_tavern(lambda c: True)
+    held = held_slots(st)
     for i in range(3):
         if not st.graveyard:
             break
-        st.tavern[i] = st.graveyard.pop(0)
+        if i not in held:
+            st.tavern[i] = st.graveyard.pop(0)
 
 
 # ====================================================================== Harbor, Wilderness and Graveyard

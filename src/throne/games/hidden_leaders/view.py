@@ -106,6 +106,7 @@ def from_json(data: dict[str, Any]) -> State:
     cards = [c for h in st.hands for c in h] + [c for p in st.parties for c, _ in p]
     cards += [c for c in st.tavern if c is not None] + st.harbor + st.wilderness + st.graveyard
     cards += _pending(st)[0] if st.phase == "resolve" else []
+    cards += [fr["held"] for fr in st.stack if "held" in fr]
     expected = sorted([EMPEROR, *(c for m in st.modules for c in MODULE_CARDS[m])])
     if sorted(cards) != expected:
         extra = sorted(set(cards) - set(expected)) or sorted(c for c in set(cards) if cards.count(c) > 1)

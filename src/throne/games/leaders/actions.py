@@ -3,7 +3,7 @@
 Ids do not depend on the position: the same move string has the same id everywhere. The numbering walks the
 move shapes in this order (see docs/leaders.md): ``end``; two-cell paths; three-cell paths; moves acting on a
 target (``FROM:TARGET>DEST``); Illusionist swaps (``FROM:TARGET``); two-path Hermit & Cub activations;
-recruitments; Hermit & Cub recruitments.
+recruitments; Hermit & Cub recruitments; banishments (``ban CODE``, Strategist mode).
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from __future__ import annotations
 from .board import ADJACENT, DISTANCE, NAMES, NEIGHBOURS, NUM_CELLS, RAYS, RECRUIT_CELLS, in_line
 from .pieces import CARDS, CODES, HE
 
-T_END, T_PATH, T_TARGET, T_SWAP, T_HC2, T_REC, T_RECHC = range(7)
+T_END, T_PATH, T_TARGET, T_SWAP, T_HC2, T_REC, T_RECHC, T_BAN = range(8)
 
 N = NUM_CELLS
-#: DECODE[id] = (type, args): args are cell indices, or (kind, cell) for T_REC.
+#: DECODE[id] = (type, args): args are cell indices, or (kind, cell) for T_REC, or (kind,) for T_BAN.
 DECODE: list[tuple[int, tuple[int, ...]]] = []
 MOVE_STRINGS: list[str] = []
 ID_OF: dict[str, int] = {}
@@ -110,6 +110,11 @@ for _side_cells in RECRUIT_CELLS:
         for _c2 in _side_cells:
             if _c1 != _c2:
                 RECHC[_c1][_c2] = _add(T_RECHC, (_c1, _c2), f"+HE@{NAMES[_c1]},{NAMES[_c2]}")
+
+#: BAN[kind]: id of ``ban CODE`` (Strategist mode: the card is out of the game; -1 for non-cards).
+BAN: list[int] = [-1] * len(CODES)
+for _k in CARDS:
+    BAN[_k] = _add(T_BAN, (_k,), f"ban {CODES[_k]}")
 
 NUM_ACTIONS = len(DECODE)
 

@@ -5,10 +5,22 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING
 
-from .actions import DECODE, T_END, T_HC2, T_PATH, T_REC, T_RECHC, T_SWAP, T_TARGET
+from .actions import DECODE, T_BAN, T_END, T_HC2, T_PATH, T_REC, T_RECHC, T_SWAP, T_TARGET
 from .board import ADJACENT, NAMES, RECRUIT_CELLS, RECRUIT_SET
 from .pieces import ACTIVE, CODES, CU, HE, JA, NE, PIECE_NAMES, PR, SIDE_NAMES
-from .rules import ACTION, CAPTURE, REACTION, RECRUIT, gen_piece, lost, make_ctx, nemesis_owner
+from .rules import (
+    ACTION,
+    BANISH,
+    CAPTURE,
+    REACTION,
+    RECRUIT,
+    available,
+    gen_piece,
+    lost,
+    make_ctx,
+    nemesis_owner,
+    offered,
+)
 
 if TYPE_CHECKING:
     from .state import State
@@ -36,7 +48,10 @@ def _recruit_reason(st: State, action: int) -> str:
     side = st.turn
     kind = args[0] if t == T_REC else HE
     cells = args[1:] if t == T_REC else args
-    if kind not in st.market_cards:
+    if kind not in offered(st):
+        if st.strategist:
+            why = "banished" if kind in st.banned else "already recruited"
+            return f"{CODES[kind]} is not available: it is {why}"
         shown = ",".join(CODES[k] if k >= 0 else "-" for k in st.market_cards)
         return f"{CODES[kind]} is not in the market ({shown})"
     for c in cells:
@@ -82,6 +97,16 @@ def explain(st: State, action: int) -> str:
     side = st.turn
     if st.phase_id == REACTION:
         return _reaction_reason(st, action)
+    if st.phase_id == BANISH:
+        if t != T_BAN:
+            return f"banishment: {SIDE_NAMES[side]} must first banish a card with 'ban CODE'"
+        kind = args[0]
+        why = "already banished" if kind in st.banned else "already recruited"
+        return f"{CODES[kind]} cannot be banished: it is {why}" if kind not in available(st) else "unexpected"
+    if t == T_BAN:
+        if not st.strategist:
+            return "banishments exist only in Strategist mode"
+        return "cards are banished only before the first recruitment and once both sides hold two champions"
     if st.phase_id == RECRUIT:
         if t not in (T_REC, T_RECHC):
             return f"recruitment phase: {SIDE_NAMES[side]} must take a market card with +CODE@CELL"

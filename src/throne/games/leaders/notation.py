@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from .actions import HC2, ID_OF, PATH2, PATH3, REC, RECHC, SWAP, TARGET
+from .actions import BAN, HC2, ID_OF, PATH2, PATH3, REC, RECHC, SWAP, TARGET
 from .board import CELL_OF, NAMES, NUM_CELLS
 from .errors import IllegalMoveError, PositionError
 from .pieces import CARDS, CODES, CU, HE, KIND_OF, NE, NUM_KINDS, SIDES
@@ -19,7 +19,11 @@ _PATH = re.compile(rf"{_CELL}(?:-{_CELL})(?:-{_CELL})?")
 _TARGET = re.compile(rf"{_CELL}:{_CELL}(?:>{_CELL})?")
 _HC2 = re.compile(rf"{_CELL}-{_CELL},{_CELL}-{_CELL}")
 _REC = re.compile(r"\+([a-z]{2})@([a-z]\d+)(?:,([a-z]\d+))?")
-_FORMS = "expected 'end', FROM-TO[-TO2], FROM:TARGET[>DEST], FROM-TO,FROM-TO, +CODE@CELL or +HE@CELL,CELL"
+_BAN = re.compile(r"ban\s+([a-z]{1,2})")
+_FORMS = (
+    "expected 'end', FROM-TO[-TO2], FROM:TARGET[>DEST], FROM-TO,FROM-TO, +CODE@CELL, +HE@CELL,CELL"
+    " or ban CODE"
+)
 
 
 def cell(name: str) -> int:
@@ -27,6 +31,16 @@ def cell(name: str) -> int:
     if c is None:
         raise IllegalMoveError(f"unknown cell '{name}' (columns a-g, rows from 1 at the bottom)")
     return c
+
+
+def _card_code(code: str) -> int:
+    kind = KIND_OF.get(code.upper())
+    if kind is None or kind == 0:
+        names = ", ".join(CODES[k] for k in CARDS)
+        raise IllegalMoveError(f"unknown card code '{code.upper()}' (cards: {names})")
+    if kind == CU:
+        raise IllegalMoveError("the Cub is one card with the Hermit: use HE")
+    return kind
 
 
 def parse_move(text: str) -> int:
@@ -39,6 +53,9 @@ def parse_move(text: str) -> int:
         return hit
     if s == "end":
         return ID_OF["end"]
+    m = _BAN.fullmatch(s)
+    if m:
+        return BAN[_card_code(m.group(1))]
     m = _REC.fullmatch(s)
     if m:
         code = m.group(1).upper()
@@ -104,6 +121,8 @@ def parse_move(text: str) -> int:
 
 # ----------------------------------------------------------------------------------------- positions
 KEYS = ("S", "N", "turn", "phase", "acted", "market", "deck", "recruits", "turns")
+#: optional keys, written only in Strategist mode
+EXTRA_KEYS = ("mode", "banned")
 
 
 def _codes(mask_or_list: list[int]) -> str:
@@ -118,12 +137,15 @@ def format_position(st: State) -> str:
         ]
         sides.append(f"{SIDES[side]}=" + ",".join(items))
     acted = [k for k in range(NUM_KINDS) if (st.acted_mask >> k) & 1]
-    market = ",".join(CODES[k] if k >= 0 else "-" for k in st.market_cards)
+    market = "-" if st.strategist else ",".join(CODES[k] if k >= 0 else "-" for k in st.market_cards)
     deck = st.deck[st.deck_pos :]
-    return (
+    text = (
         f"{sides[0]} {sides[1]} turn={SIDES[st.turn]} phase={st.phase} acted={_codes(acted)} "
         f"market={market} deck={_codes(deck)} recruits={st.recruits} turns={st.turns}"
     )
+    if st.strategist:
+        text += f" mode=strategist banned={_codes(list(st.banned))}"
+    return text
 
 
 def _card_list(value: str, what: str, allow_gaps: bool) -> list[int]:
@@ -148,16 +170,16 @@ def _int(value: str, key: str) -> int:
 
 
 def parse_position(text: str, draw_rule: bool = True) -> State:
-    from .rules import ACTION, CAPTURE, PHASES, REACTION, lost
-    from .state import TURN_LIMIT, State
+    from .rules import ACTION, BANISH, CAPTURE, PHASES, REACTION, lost
+    from .state import MODES, TURN_LIMIT, State
 
     if not isinstance(text, str):
         raise PositionError("a position must be a string")
     fields: dict[str, str] = {}
     for token in text.split():
         key, eq, value = token.partition("=")
-        if not eq or key not in KEYS:
-            raise PositionError(f"unknown token '{token}' (keys: {' '.join(KEYS)})")
+        if not eq or key not in KEYS + EXTRA_KEYS:
+            raise PositionError(f"unknown token '{token}' (keys: {' '.join(KEYS + EXTRA_KEYS)})")
         if key in fields:
             raise PositionError(f"key '{key}' given twice")
         fields[key] = value
@@ -193,8 +215,19 @@ def parse_position(text: str, draw_rule: bool = True) -> State:
         raise PositionError("turn= must be S or N")
     turn = "SN".index(fields["turn"])
     if fields["phase"] not in PHASES:
-        raise PositionError("phase= must be action, recruit or reaction")
+        raise PositionError("phase= must be action, recruit, reaction or ban")
     phase = PHASES.index(fields["phase"])
+    mode = fields.get("mode", "discovery")
+    if mode not in MODES:
+        raise PositionError(f"mode= must be one of {', '.join(MODES)}")
+    strategist = mode == "strategist"
+    if "banned" in fields and not strategist:
+        raise PositionError("banned= is only used with mode=strategist")
+    banned = tuple(_card_list(fields.get("banned", "-"), "banned", False))
+    if len(banned) > 4:
+        raise PositionError("at most 4 cards are banished (two rounds of one per side)")
+    if phase == BANISH and not strategist:
+        raise PositionError("phase=ban exists only with mode=strategist")
     acted = 0
     for code in fields["acted"].split(",") if fields["acted"] != "-" else []:
         if code not in KIND_OF:
@@ -209,15 +242,24 @@ def parse_position(text: str, draw_rule: bool = True) -> State:
     while len(market) < 3:
         market.append(-1)
     deck = _card_list(fields["deck"], "deck", False)
+    if strategist and (deck or any(k >= 0 for k in market)):
+        raise PositionError("mode=strategist has no market and no deck (market=- deck=-)")
     on_board = {k for k in seen_kinds if isinstance(k, int) and k != CU}
-    cards = [k for k in market if k >= 0] + deck + sorted(on_board)
+    cards = [k for k in market if k >= 0] + deck + sorted(on_board) + list(banned)
     if len(cards) != len(set(cards)):
-        raise PositionError("a card appears twice among the pieces, the market and the deck")
+        raise PositionError(
+            "a card appears twice among the pieces, the banished cards, the market and the deck"
+        )
+    if phase == BANISH:
+        if len(banned) == 4:
+            raise PositionError("phase=ban but both rounds of banishments are done")
+        if turn != (1 if len(banned) % 2 == 0 else 0):
+            raise PositionError("in phase=ban North banishes first, then South: turn= does not match banned=")
     if phase == REACTION and NE * 2 not in board and NE * 2 + 1 not in board:
         raise PositionError("phase=reaction needs a Nemesis on the board")
     recruits = _int(fields["recruits"], "recruits")
     turns = _int(fields["turns"], "turns")
-    st = State(board, turn, phase, acted, market, deck, recruits, turns, draw_rule)
+    st = State(board, turn, phase, acted, market, deck, recruits, turns, draw_rule, strategist, banned)
     lost_how = [lost(board, st.loc[side], side) for side in (0, 1)]
     if all(lost_how):
         raise PositionError("both Leaders are lost; no legal game reaches this position")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .actions import END, HC2, PATH2, PATH3, REC, RECHC, SWAP, TARGET
+from .actions import BAN, END, HC2, PATH2, PATH3, REC, RECHC, SWAP, TARGET
 from .board import ADJACENT, LINE2, NEAR2, NEIGHBOUR_MASK, NEIGHBOURS, NUM_CELLS, RAYS, RECRUIT_CELLS, STEP
 from .pieces import AC, ACTIVE, AR, AS, BM, BR, CARDS, CL, CU, HE, IL, JA, MA, NE, PR, RG, RI, VI, WA
 
@@ -18,8 +18,8 @@ if TYPE_CHECKING:
 
 N = NUM_CELLS
 NONE, CAPTURE, SURROUND = 0, 1, 2
-ACTION, RECRUIT, REACTION = 0, 1, 2
-PHASES = ("action", "recruit", "reaction")
+ACTION, RECRUIT, REACTION, BANISH = 0, 1, 2, 3
+PHASES = ("action", "recruit", "reaction", "ban")
 
 
 def lost(board: list[int], lcell: int, side: int) -> int:
@@ -417,7 +417,12 @@ def nemesis_owner(loc: list[int]) -> int:
 
 
 def gen_reaction(st: State, out: list[int], alts: set[int] | None = None) -> None:
-    """The Nemesis reaction paths (§4 step 3): 2 steps if any is allowed, else 1, else none."""
+    """The Nemesis reaction paths (§4 step 3, ruling).
+
+    It must move 2 cells whenever any 2-step path exists: the 2-step paths that keep the owner's Leader safe,
+    or all of them when every one leaves it lost. Only when no 2-step path exists does it move 1 step (same
+    rule among the 1-step paths); with no step at all it stays (nothing is listed).
+    """
     board = st.board
     owner = nemesis_owner(st.loc)
     p = NE * 2 + owner
@@ -435,25 +440,26 @@ def gen_reaction(st: State, out: list[int], alts: set[int] | None = None) -> Non
         board[f] = p
         return not bad
 
-    seen: dict[int, bool] = {}
+    # destination -> (safe, first path to it); later paths to a seen destination are alternative spellings
+    dests: dict[int, tuple[bool, int]] = {}
+    more: list[tuple[int, int]] = []
     firsts = [a for a in NEIGHBOURS[f] if board[a] < 0]
     for a in firsts:
         base = (f * N + a) * N
         for b in NEIGHBOURS[a]:
             if b != f and board[b] < 0:
-                ok = safe(b)
-                prev = seen.get(b)
-                if prev is None:
-                    seen[b] = ok
-                    if ok:
-                        out.append(PATH3[base + b])
-                elif prev and alts is not None:
-                    alts.add(PATH3[base + b])
-    if any(seen.values()):
-        return
-    for a in firsts:
-        if safe(a):
-            out.append(PATH2[f][a])
+                if b in dests:
+                    more.append((b, PATH3[base + b]))
+                else:
+                    dests[b] = (safe(b), PATH3[base + b])
+    if not dests:
+        dests = {a: (safe(a), PATH2[f][a]) for a in firsts}
+    keep_all = not any(ok for ok, _ in dests.values())  # every path harms the owner: one must still be taken
+    for ok, action in dests.values():
+        if ok or keep_all:
+            out.append(action)
+    if alts is not None:
+        alts.update(action for b, action in more if keep_all or dests[b][0])
 
 
 MAX_CHAMPIONS = 4  # a hand is at most 5 cards: the Leader + 4 champions
@@ -462,6 +468,22 @@ MAX_CHAMPIONS = 4  # a hand is at most 5 cards: the Leader + 4 champions
 def champions_held(loc: list[int], side: int) -> int:
     """Champion cards of ``side`` on the board (Hermit & Cub count once; the Leader is not counted)."""
     return sum(1 for k in CARDS if loc[k * 2 + side] >= 0)
+
+
+def available(st: State) -> list[int]:
+    """Strategist mode: the champion cards neither recruited (on the board) nor banished, in table order."""
+    loc = st.loc
+    return [k for k in CARDS if loc[k * 2] < 0 and loc[k * 2 + 1] < 0 and k not in st.banned]
+
+
+def offered(st: State) -> list[int]:
+    """The cards the turn player may recruit: the market (discovery) or every available card (strategist)."""
+    return available(st) if st.strategist else st.market_cards
+
+
+def gen_ban(st: State, out: list[int]) -> None:
+    """Strategist banishments: any available card."""
+    out.extend(BAN[k] for k in available(st))
 
 
 def gen_recruit(st: State, out: list[int], first_only: bool = False) -> None:
@@ -475,7 +497,7 @@ def gen_recruit(st: State, out: list[int], first_only: bool = False) -> None:
     empties = [c for c in RECRUIT_CELLS[side] if board[c] < 0]
     if not empties:
         return
-    for card in st.market_cards:
+    for card in offered(st):
         if card < 0:
             continue
         if card == HE:

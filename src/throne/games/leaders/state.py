@@ -13,13 +13,16 @@ from .errors import IllegalMoveError
 from .pieces import BR, CARDS, CODES, CU, HE, NUM_KINDS, SIDES
 from .rules import (
     ACTION,
+    BANISH,
     CAPTURE,
     MAX_CHAMPIONS,
     PHASES,
     REACTION,
     RECRUIT,
+    available,
     champions_held,
     gen_action_phase,
+    gen_ban,
     gen_reaction,
     gen_recruit,
     lost,
@@ -29,6 +32,10 @@ from .rules import (
 TURN_LIMIT = 200
 REPETITIONS = 3
 TERMINATIONS = ("capture", "surround")
+MODES = ("discovery", "strategist")
+#: Strategist mode: banishments per side in each of the two rounds, and the champions each side must hold
+#: before the second round.
+SECOND_BAN_AFTER = 2
 
 
 class State:
@@ -40,6 +47,7 @@ class State:
         "_stack",
         "_start",
         "acted_mask",
+        "banned",
         "board",
         "deck",
         "deck_pos",
@@ -48,6 +56,7 @@ class State:
         "market_cards",
         "phase_id",
         "recruits",
+        "strategist",
         "termination",
         "turn",
         "turns",
@@ -65,6 +74,8 @@ class State:
         recruits: int,
         turns: int,
         draw_rule: bool = True,
+        strategist: bool = False,
+        banned: tuple[int, ...] = (),
     ) -> None:
         self.board = board
         self.loc = [-1] * (NUM_KINDS * 2)
@@ -80,6 +91,10 @@ class State:
         self.recruits = recruits
         self.turns = turns
         self.draw_rule = draw_rule
+        #: Strategist mode (no market: every card neither recruited nor banished is available)
+        self.strategist = strategist
+        #: Strategist mode: banished cards in the order banished (North, South, North, South)
+        self.banned = banned
         self.winner: int | None = None
         self.termination: str | None = None
         self._stack: list[list[Any]] = []
@@ -105,11 +120,16 @@ class State:
         return PHASES[self.phase_id]
 
     @property
+<<<<<<< HEAD
     def outcome(self) -> Outcome | None:
         """Winner and reason (capture, surround, repetition, turn-limit) once the game is over."""
         if self.termination is None:
             return None
         return Outcome.single(self.winner, 2, self.termination, termination=self.termination)
+=======
+    def mode(self) -> str:
+        return MODES[self.strategist]
+>>>>>>> main
 
     @property
     def is_over(self) -> bool:
@@ -117,6 +137,9 @@ class State:
 
     @property
     def market(self) -> list[str | None]:
+        """The face-up market slots; in Strategist mode every available card (no slots, no deck)."""
+        if self.strategist:
+            return [CODES[c] for c in available(self)]
         return [CODES[c] if c >= 0 else None for c in self.market_cards]
 
     @property
@@ -147,10 +170,11 @@ class State:
             tuple(self.market_cards),
             self.deck_pos,
             self.recruits,
+            self.banned,
         )
 
     def _rep_key(self) -> tuple[Any, ...]:
-        return (tuple(self.board), self.turn, tuple(self.market_cards))
+        return (tuple(self.board), self.turn, tuple(self.market_cards), self.banned)
 
     # ----------------------------------------------------------------- fast path
     def legal_actions(self) -> list[int]:
@@ -166,6 +190,8 @@ class State:
             gen_action_phase(self, out, alts)
         elif self.phase_id == RECRUIT:
             gen_recruit(self, out)
+        elif self.phase_id == BANISH:
+            gen_ban(self, out)
         else:
             gen_reaction(self, out, alts)
 
@@ -193,6 +219,7 @@ class State:
                 self.turns,
                 self.winner,
                 self.termination,
+                self.banned,
                 None,
             ]
         )
@@ -201,6 +228,14 @@ class State:
         loc = self.loc = self.loc[:]
         t, args = DECODE[action]
         phase = self.phase_id
+        if phase == BANISH:
+            self.banned = (*self.banned, args[0])
+            if len(self.banned) % 2:
+                self.turn = 0  # South banishes second
+            else:
+                self.turn = self.turns % 2
+                self.phase_id = ACTION
+            return
         if phase == REACTION:
             f, dest = args[0], args[-1]
             p = board[f]
@@ -220,7 +255,6 @@ class State:
             return
         side = self.turn
         if phase == RECRUIT:
-            market = self.market_cards = self.market_cards[:]
             if t == T_REC:
                 kind, c = args
                 p = kind * 2 + side
@@ -233,12 +267,14 @@ class State:
                 loc[HE * 2 + side] = c1
                 board[c2] = CU * 2 + side
                 loc[CU * 2 + side] = c2
-            slot = market.index(kind)
-            if self.deck_pos < len(self.deck):
-                market[slot] = self.deck[self.deck_pos]
-                self.deck_pos += 1
-            else:
-                market[slot] = -1
+            if not self.strategist:
+                market = self.market_cards = self.market_cards[:]
+                slot = market.index(kind)
+                if self.deck_pos < len(self.deck):
+                    market[slot] = self.deck[self.deck_pos]
+                    self.deck_pos += 1
+                else:
+                    market[slot] = -1
             self.recruits -= 1
             other = side ^ 1
             how = lost(board, loc[other], other)
@@ -325,16 +361,24 @@ class State:
         self.acted_mask = 0
         self.phase_id = ACTION
         self.recruits = 2 if (self.turn == 1 and self.turns == 1) else 1
-        if not self.draw_rule:
-            return
-        key = self._rep_key()
-        n = self._reps.get(key, 0) + 1
-        self._reps[key] = n
-        self._stack[-1][-1] = key
-        if n >= REPETITIONS:
-            self.termination = "repetition"
-        elif self.turns >= TURN_LIMIT:
-            self.termination = "turn-limit"
+        if self.draw_rule:
+            key = self._rep_key()
+            n = self._reps.get(key, 0) + 1
+            self._reps[key] = n
+            self._stack[-1][-1] = key
+            if n >= REPETITIONS:
+                self.termination = "repetition"
+            elif self.turns >= TURN_LIMIT:
+                self.termination = "turn-limit"
+        if (
+            self.strategist
+            and self.termination is None
+            and len(self.banned) == 2
+            and champions_held(self.loc, 0) >= SECOND_BAN_AFTER
+            and champions_held(self.loc, 1) >= SECOND_BAN_AFTER
+        ):
+            self.phase_id = BANISH  # the second round of banishments, North first
+            self.turn = 1
 
     def undo(self) -> None:
         """Take back the last action (from ``play`` or ``apply``)."""
@@ -352,6 +396,7 @@ class State:
             self.turns,
             self.winner,
             self.termination,
+            self.banned,
             key,
         ) = self._stack.pop()
         self._history.pop()
@@ -371,6 +416,7 @@ class State:
         c.market_cards = self.market_cards[:]
         c.deck, c.deck_pos = self.deck, self.deck_pos
         c.recruits, c.turns, c.draw_rule = self.recruits, self.turns, self.draw_rule
+        c.strategist, c.banned = self.strategist, self.banned
         c.winner, c.termination = self.winner, self.termination
         c._stack = [e[:] for e in self._stack]
         c._history = self._history[:]
@@ -438,7 +484,9 @@ class State:
             "to_play": self.to_play,
             "phase": self.phase,
             "acted": [CODES[k] for k in range(NUM_KINDS) if (self.acted_mask >> k) & 1],
+            "mode": self.mode,
             "market": self.market,
+            "banned": [CODES[k] for k in self.banned],
             "deck_size": self.deck_size,
             "recruits": self.recruits,
             "turns": self.turns,
@@ -453,13 +501,21 @@ class State:
         return f"leaders.State({self.position()!r})"
 
 
-def new_game(seed: int | None = None, draw_rule: bool = True) -> State:
-    """The standard start: both Leaders on their start cells, the 16 cards shuffled by ``seed``."""
-    cards = list(CARDS)
-    random.Random(seed).shuffle(cards)
+def new_game(seed: int | None = None, draw_rule: bool = True, mode: str = "discovery") -> State:
+    """The standard start: both Leaders on their start cells.
+
+    ``mode="discovery"`` (the basic game): the 16 cards shuffled by ``seed``, 3 of them face up as the market.
+    ``mode="strategist"``: no market and no deck (``seed`` is unused); North, then South, banishes a card.
+    """
+    if mode not in MODES:
+        raise ValueError(f"unknown Leaders mode {mode!r} (modes: {', '.join(MODES)})")
     board = [-1] * NUM_CELLS
     board[START_CELLS[0]] = 0
     board[START_CELLS[1]] = 1
+    if mode == "strategist":
+        return State(board, 1, BANISH, 0, [-1, -1, -1], [], 1, 0, draw_rule, strategist=True)
+    cards = list(CARDS)
+    random.Random(seed).shuffle(cards)
     return State(board, 0, ACTION, 0, cards[:3], cards[3:], 1, 0, draw_rule)
 
 

@@ -8,7 +8,7 @@ import re
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field
 
-from throne.server.auth import clean_name, current_user, hub_of, set_session
+from throne.server.auth import clean_name, current_user, hub_of, rate_limit, set_session
 from throne.server.errors import ApiError
 from throne.server.sessions import COOKIE, hash_password, verify_password
 from throne.store.models import User
@@ -45,8 +45,10 @@ def user_json(user: User | None) -> dict | None:
 
 @router.post("/guest")
 async def guest(body: GuestIn, request: Request, response: Response) -> dict:
+    name = clean_name(body.name)
+    rate_limit(request, "guest")
     hub = hub_of(request)
-    user = await hub.db(hub.repo.create_user, clean_name(body.name))
+    user = await hub.db(hub.repo.create_user, name)
     set_session(request, response, user)
     return {"user": user_json(user)}
 
@@ -57,6 +59,7 @@ async def register(body: RegisterIn, request: Request, response: Response) -> di
         raise ApiError(400, "bad_username", "a username is 3-32 characters of letters, digits, '_', '.', '-'")
     if not 8 <= len(body.password) <= 128:
         raise ApiError(400, "bad_password", "a password has 8 to 128 characters")
+    rate_limit(request, "register")
     hub = hub_of(request)
     name = clean_name(body.name, default=body.username)
     hashed = await asyncio.to_thread(hash_password, body.password)
@@ -67,6 +70,7 @@ async def register(body: RegisterIn, request: Request, response: Response) -> di
 
 @router.post("/login")
 async def login(body: LoginIn, request: Request, response: Response) -> dict:
+    rate_limit(request, "login", f"name:{body.username.lower()}")
     hub = hub_of(request)
     user = await hub.db(hub.repo.user_by_username, body.username)
     ok = user is not None and await asyncio.to_thread(verify_password, user.password_hash, body.password)

@@ -7,12 +7,13 @@ from typing import Any
 from fastapi import APIRouter, Query, Request, Response
 from pydantic import BaseModel, Field
 
-from throne.server.auth import current_user, hub_of, seat_token, user_or_guest
+from throne.server.auth import current_user, hub_of, rate_limit, seat_token, user_or_guest
 from throne.server.errors import ApiError
 from throne.server.games import game_ids, kind_of, rebuild
 from throne.server.lobby import NewTable
 from throne.server.match import MoveRefused
 from throne.server.sessions import token_hash
+from throne.server.validate import INT63_MAX, GameId, Ply, SeatNo
 from throne.store.repo import GameInfo
 
 router = APIRouter(prefix="/api")
@@ -25,7 +26,7 @@ class CreateIn(BaseModel):
     players: int = Field(default=2, ge=1, le=16)
     options: dict[str, Any] = Field(default_factory=dict)
     bots: dict[int, str] = Field(default_factory=dict)
-    seat: int | None = None
+    seat: SeatNo | None = None
     sit: bool = True
     rated: bool = False
     private: bool = False
@@ -41,14 +42,14 @@ class PlayBotIn(BaseModel):
 
 
 class JoinIn(BaseModel):
-    seat: int | None = None
+    seat: SeatNo | None = None
     name: str | None = Field(default=None, max_length=200)
     invite: str | None = Field(default=None, max_length=64)
 
 
 class MoveIn(BaseModel):
     move: str = Field(max_length=MOVE_MAX)
-    ply: int | None = None
+    ply: Ply | None = None
 
 
 async def _game(request: Request, game_id: int, invite: str | None = None) -> GameInfo:
@@ -74,9 +75,20 @@ async def list_games(
     return {"games": [hub.summary(g, user.id if user else None) for g in games]}
 
 
+async def _table_limit(request: Request) -> None:
+    user = await current_user(request)
+    rate_limit(request, "table", None if user is None else f"uid:{user.id}")
+
+
+async def _replay_limit(request: Request) -> None:
+    user = await current_user(request)
+    rate_limit(request, "replay", None if user is None else f"uid:{user.id}")
+
+
 @router.post("/games", status_code=201)
 async def create_game(body: CreateIn, request: Request, response: Response) -> dict:
     hub = hub_of(request)
+    await _table_limit(request)
     user = await user_or_guest(request, response, body.name)
     table = NewTable(
         body.game, body.players, body.options, dict(body.bots), body.seat, body.sit, body.rated, body.private
@@ -88,6 +100,7 @@ async def create_game(body: CreateIn, request: Request, response: Response) -> d
 @router.post("/play-bot", status_code=201)
 async def play_bot(body: PlayBotIn, request: Request, response: Response) -> dict:
     hub = hub_of(request)
+    await _table_limit(request)
     user = await user_or_guest(request, response, body.name)
     info, token = await hub.play_bot(user, body.game, body.bot, body.players, body.options)
     summary = hub.summary(info, user.id)
@@ -95,14 +108,14 @@ async def play_bot(body: PlayBotIn, request: Request, response: Response) -> dic
 
 
 @router.get("/games/{game_id}")
-async def get_game(game_id: int, request: Request, invite: str | None = None) -> dict:
+async def get_game(game_id: GameId, request: Request, invite: str | None = None) -> dict:
     info = await _game(request, game_id, invite)
     user = await current_user(request)
     return {"game": hub_of(request).summary(info, user.id if user else None)}
 
 
 @router.post("/games/{game_id}/join")
-async def join(game_id: int, body: JoinIn, request: Request, response: Response) -> dict:
+async def join(game_id: GameId, body: JoinIn, request: Request, response: Response) -> dict:
     hub = hub_of(request)
     await _game(request, game_id, body.invite)
     user = await user_or_guest(request, response, body.name)
@@ -113,7 +126,7 @@ async def join(game_id: int, body: JoinIn, request: Request, response: Response)
 
 
 @router.post("/games/{game_id}/leave")
-async def leave(game_id: int, request: Request) -> dict:
+async def leave(game_id: GameId, request: Request) -> dict:
     hub = hub_of(request)
     info = await hub.leave(game_id, seat_token(request))
     return {"game": hub.summary(info)}
@@ -140,7 +153,7 @@ async def _seat_for(request: Request, game_id: int, required: bool) -> int | Non
 
 
 @router.post("/games/{game_id}/move")
-async def move(game_id: int, body: MoveIn, request: Request) -> dict:
+async def move(game_id: GameId, body: MoveIn, request: Request) -> dict:
     hub = hub_of(request)
     info = await hub.db(hub.repo.get_game, game_id)
     if info.status == "open":
@@ -150,12 +163,12 @@ async def move(game_id: int, body: MoveIn, request: Request) -> dict:
     try:
         ply = await hub.submit_move(game_id, seat, body.move, body.ply)
     except MoveRefused as exc:
-        raise ApiError(409, exc.code, exc.message) from None
+        raise ApiError(503 if exc.code == "store_unavailable" else 409, exc.code, exc.message) from None
     return {"ok": True, "ply": ply}
 
 
 @router.get("/games/{game_id}/view")
-async def view(game_id: int, request: Request, invite: str | None = None) -> dict:
+async def view(game_id: GameId, request: Request, invite: str | None = None) -> dict:
     hub = hub_of(request)
     info = await hub.db(hub.repo.get_game, game_id)
     seat = await _seat_for(request, game_id, required=False)
@@ -175,9 +188,10 @@ async def view(game_id: int, request: Request, invite: str | None = None) -> dic
 
 
 @router.get("/games/{game_id}/record")
-async def record(game_id: int, request: Request, invite: str | None = None) -> dict:
+async def record(game_id: GameId, request: Request, invite: str | None = None) -> dict:
     hub = hub_of(request)
     info = await _game(request, game_id, invite)
+    await _replay_limit(request)
     kind = kind_of(info.game)
     names = [s.name for s in info.seats]
     if info.status == "finished":
@@ -201,15 +215,16 @@ async def record(game_id: int, request: Request, invite: str | None = None) -> d
 
 @router.get("/games/{game_id}/replay")
 async def replay(
-    game_id: int,
+    game_id: GameId,
     request: Request,
     invite: str | None = None,
-    start: int = Query(0, ge=0),
+    start: int = Query(0, ge=0, le=INT63_MAX),
     limit: int = Query(1000, ge=1, le=5000),
     views: bool = True,
 ) -> dict:
     hub = hub_of(request)
     info = await _game(request, game_id, invite)
+    await _replay_limit(request)
     if info.status not in ("live", "finished"):
         raise ApiError(409, "not_live", f"game {game_id} is {info.status}; it has no moves")
     kind = kind_of(info.game)

@@ -3,19 +3,32 @@
 from __future__ import annotations
 
 from fastapi import APIRouter, Query, Request
+from fastapi.responses import JSONResponse
 
 from throne import games as registry
 from throne.server.auth import hub_of
-from throne.server.errors import ApiError
+from throne.server.errors import ApiError, error_body
 from throne.server.games import bot_names, game_ids
 from throne.server.ratings_store import rating_json
 from throne.server.routes.accounts import user_json
+from throne.server.validate import INT63_MAX, UserId
 
 router = APIRouter(prefix="/api")
 
 
 @router.get("/health")
 async def health() -> dict:
+    """Liveness: the process answers. Whether it can serve games is /api/ready."""
+    return {"ok": True}
+
+
+@router.get("/ready", response_model=None)
+async def ready(request: Request) -> dict | JSONResponse:
+    """Readiness: 200 while the database takes writes, else 503 with the reason (a load balancer stops
+    sending players here until it recovers)."""
+    problem = await hub_of(request).store_ready()
+    if problem is not None:
+        return JSONResponse(error_body("not_ready", problem), status_code=503, headers={"Retry-After": "2"})
     return {"ok": True}
 
 
@@ -31,7 +44,7 @@ async def meta(request: Request) -> dict:
 
 
 @router.get("/players/{user_id}")
-async def player(user_id: int, request: Request) -> dict:
+async def player(user_id: UserId, request: Request) -> dict:
     hub = hub_of(request)
     user = await hub.db(hub.repo.get_user, user_id)
     if user is None:
@@ -42,7 +55,10 @@ async def player(user_id: int, request: Request) -> dict:
 
 @router.get("/players/{user_id}/games")
 async def history(
-    user_id: int, request: Request, limit: int = Query(50, ge=1, le=200), offset: int = Query(0, ge=0)
+    user_id: UserId,
+    request: Request,
+    limit: int = Query(50, ge=1, le=200),
+    offset: int = Query(0, ge=0, le=INT63_MAX),
 ) -> dict:
     hub = hub_of(request)
     user = await hub.db(hub.repo.get_user, user_id)

@@ -103,7 +103,8 @@ export class GameSocket {
 /** JSON over HTTP with the server's error shape turned into an Error carrying `code`. */
 export async function api(path, { method = "GET", body = undefined, token = null } = {}) {
   const headers = { Accept: "application/json" };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
+  // Every state-changing request declares JSON, even without a body: the server's CSRF guard requires it.
+  if (body !== undefined || method !== "GET") headers["Content-Type"] = "application/json";
   if (token) headers["X-Seat-Token"] = token;
   const response = await fetch(path, {
     method,

@@ -1,0 +1,52 @@
+"""Integer bounds for everything that arrives from outside: ids, plies, seats, offsets and option values.
+
+Every integer the store keeps is a signed 64-bit column, so a number outside [-2^63, 2^63) can never name
+anything; it is refused with a precise 4xx before it reaches the database or an engine.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+from fastapi import Path
+from pydantic import Field
+
+INT63_MAX = 2**63 - 1
+INT63_MIN = -(2**63)
+_DIGITS_MAX = 20  # any longer decimal literal is out of range; it is never converted (CPython caps at 4300)
+OUT_OF_RANGE = 2**64  # what an over-long literal parses to: out of range, cheap, and refused downstream
+
+GameId = Annotated[int, Path(ge=1, le=INT63_MAX, description="a game id")]
+UserId = Annotated[int, Path(ge=1, le=INT63_MAX, description="a user id")]
+Ply = Annotated[int, Field(ge=0, le=INT63_MAX)]
+SeatNo = Annotated[int, Field(ge=0, le=INT63_MAX)]
+
+
+def in_range(value: int) -> bool:
+    return INT63_MIN <= value <= INT63_MAX
+
+
+def _parse_int(literal: str) -> int:
+    return int(literal) if len(literal) <= _DIGITS_MAX else OUT_OF_RANGE
+
+
+def loads(text: str) -> Any:
+    """json.loads whose integers are never huge to build: an over-long literal becomes OUT_OF_RANGE."""
+    return json.loads(text, parse_int=_parse_int)
+
+
+def first_bad_int(value: Any, depth: int = 0) -> int | None:
+    """The first integer outside the 63-bit range anywhere in a JSON value (None when there is none)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return None if in_range(value) else value
+    if depth > 32:
+        return None
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    for item in items:
+        bad = first_bad_int(item, depth + 1)
+        if bad is not None:
+            return bad
+    return None

@@ -1,0 +1,235 @@
+"""Failure handling: commit-then-show, a read-only database, backoff and the circuit breaker, JSON errors."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import event
+
+from tests.server.helpers import as_guest, read_until, two_player_leaders
+from throne.server.app import create_app
+from throne.server.config import Settings
+from throne.server.games import kind_of, rebuild
+from throne.server.resilience import Backoff, CircuitBreaker
+
+
+def _committed_view(client: TestClient, game_id: int, moves: list[tuple[int, str]]) -> dict[str, Any]:
+    info = client.app.state.hub.repo.get_game(game_id)
+    kind = kind_of(info.game)
+    return kind.view(rebuild(kind, info.seed or 0, info.players, info.options, moves), None)
+
+
+def test_no_uncommitted_position_is_ever_visible(client: TestClient, monkeypatch) -> None:
+    """While each move is being committed, every reader (the hub, HTTP, sockets) sees the position before
+    it under the ply before it; afterwards the new position under the new ply, never a mix."""
+    game_id, tokens = two_player_leaders(client)
+    hub = client.app.state.hub
+    repo = hub.repo
+    real = repo.append_move
+    during: list[tuple[int, dict[str, Any], dict[str, Any], int]] = []
+
+    def probing(gid: int, ply: int, *rest: Any) -> None:
+        # Runs on the writer thread while the owner awaits the commit: read what others would read now.
+        message = client.portal.call(hub.current_state, game_id, None)
+        summary = hub.summary(hub.matches[game_id].info)
+        answer: dict[str, Any] = {}
+        reader = threading.Thread(target=lambda: answer.update(client.get(f"/api/games/{gid}/view").json()))
+        reader.start()
+        reader.join(10)  # reads have their own threads: they never queue behind this write
+        assert not reader.is_alive(), "a read waited for a write"
+        during.append((ply, message, answer, summary["ply"]))
+        real(gid, ply, *rest)
+
+    monkeypatch.setattr(repo, "append_move", probing)
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        ws.send_json({"type": "hello", "spectate": True})
+        read_until(ws, "state", 0)
+        for ply in range(8):
+            view = client.get(f"/api/games/{game_id}/view").json()
+            assert view["ply"] == ply
+            token = tokens[view["to_play"]]
+            legal = client.get(f"/api/games/{game_id}/view", headers={"X-Seat-Token": token}).json()
+            r = client.post(
+                f"/api/games/{game_id}/move",
+                json={"move": legal["legal_moves"][0], "ply": ply},
+                headers={"X-Seat-Token": token},
+            )
+            assert r.status_code == 200, r.text
+            shown, _ = read_until(ws, "state", ply + 1)
+            assert shown["view"] == _committed_view(client, game_id, repo.moves(game_id)[: ply + 1])
+    moves = repo.moves(game_id)
+    assert len(during) == 8
+    for ply, message, answer, summary_ply in during:
+        before = _committed_view(client, game_id, moves[:ply])
+        assert message["ply"] == ply and message["view"] == before
+        assert answer["ply"] == ply and answer["view"] == before
+        assert summary_ply == ply
+
+
+@pytest.fixture
+def fragile(tmp_path: Path) -> Settings:
+    return Settings(
+        data_dir=tmp_path,
+        secret_key="k",
+        abandon_timeout=1.0,
+        retry_base=0.05,
+        retry_cap=0.4,
+        breaker_threshold=3,
+        breaker_cooldown=0.2,
+    )
+
+
+def test_a_read_only_database_costs_bounded_retries_and_the_server_recovers(
+    fragile: Settings, caplog
+) -> None:
+    with TestClient(create_app(fragile), raise_server_exceptions=False) as client:
+        hub = client.app.state.hub
+        read_only = {"on": False}
+
+        @event.listens_for(hub.repo.db.engine, "checkout")
+        def _query_only(dbapi_conn, _record, _proxy) -> None:  # SQLite refuses every write while on
+            cur = dbapi_conn.cursor()
+            cur.execute(f"PRAGMA query_only={'ON' if read_only['on'] else 'OFF'}")
+            cur.close()
+
+        attempts = {"append_move": 0, "takeover": 0}
+        for name in attempts:
+            real = getattr(hub.repo, name)
+
+            def counted(*args: Any, _real=real, _name=name) -> Any:
+                attempts[_name] += 1
+                return _real(*args)
+
+            setattr(hub.repo, name, counted)
+        gate = threading.Event()
+
+        async def bot(_game: str, state: Any, _seat: int, _bot: str, **_kw: Any) -> str:
+            while not gate.is_set():
+                await asyncio.sleep(0.01)
+            return state.legal_moves()[0]
+
+        hub.chooser = bot
+        assert client.get("/api/ready").json() == {"ok": True}
+
+        # Game 1: a person against a bot; the person moves so that the bot is to play.
+        as_guest(client, "Ann")
+        r = client.post("/api/play-bot", json={"game": "leaders", "bot": "random"}).json()
+        bot_game, token, seat = r["game"]["id"], r["token"], r["seat"]
+        view = client.get(f"/api/games/{bot_game}/view", headers={"X-Seat-Token": token}).json()
+        if view["to_play"] == seat:
+            move = {"move": view["legal_moves"][0], "ply": 0}
+            r = client.post(f"/api/games/{bot_game}/move", json=move, headers={"X-Seat-Token": token})
+            assert r.status_code == 200, r.text
+        ply = client.get(f"/api/games/{bot_game}/view").json()["ply"]
+        # Game 2: two people who never connect; a bot takes the seat to play over after 1 s.
+        away_game, _tokens = two_player_leaders(client)
+
+        read_only["on"] = True
+        caplog.clear()
+        with caplog.at_level(logging.INFO, logger="throne"):
+            gate.set()
+            started = time.monotonic()
+            while time.monotonic() - started < 2.5:
+                time.sleep(0.1)
+            ready = client.get("/api/ready")
+            assert ready.status_code == 503 and ready.json()["error"]["code"] == "not_ready"
+            # A write (a new guest and a table): refused with a JSON 503, not a text/plain 500.
+            created = client.post("/api/games", json={"game": "leaders"})
+            assert created.status_code == 503, created.text
+            assert created.headers["content-type"] == "application/json"
+            assert created.json()["error"]["code"] == "store_unavailable"
+            assert client.get(f"/api/games/{bot_game}").status_code == 200  # reads are still served
+            records = len(caplog.records)
+        assert 1 <= attempts["append_move"] <= 15, attempts  # not one per bot reply
+        assert 1 <= attempts["takeover"] <= 15, attempts  # not re-armed with delay 0
+        assert records <= 30, [r.getMessage() for r in caplog.records[:40]]
+        assert client.get(f"/api/games/{bot_game}/view").json()["ply"] == ply
+
+        read_only["on"] = False
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            game = client.get(f"/api/games/{away_game}").json()["game"]
+            recovered = (
+                client.get("/api/ready").status_code == 200
+                and client.get(f"/api/games/{bot_game}/view").json()["ply"] > ply
+                and any(s.get("takeover") for s in game["seats"])
+            )
+            if recovered:
+                break
+            time.sleep(0.1)
+        assert recovered, "the server did not recover when the database became writable again"
+
+
+def test_unexpected_errors_are_json(fragile: Settings, monkeypatch) -> None:
+    with TestClient(create_app(fragile), raise_server_exceptions=False) as client:
+        as_guest(client, "Ann")
+        game_id = client.post("/api/games", json={"game": "leaders"}).json()["game"]["id"]
+        hub = client.app.state.hub
+
+        def broken(*_args: Any, **_kw: Any) -> None:
+            raise RuntimeError("a bug")
+
+        monkeypatch.setattr(hub, "summary", broken)
+        r = client.get(f"/api/games/{game_id}")
+        assert r.status_code == 500 and r.headers["content-type"] == "application/json"
+        assert r.json() == {
+            "error": {"code": "server_error", "message": "the server failed to answer this request"}
+        }
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+# (events, expected: allowed now?, is_open) — "f" failure, "s" success, "a" an allowed probe, "t+X" time
+BREAKER_CASES = [
+    ("f f", True, False),  # below the threshold: closed
+    ("f f f", False, True),  # third failure in a row: open, calls fail fast
+    ("f f s f", True, False),  # a success resets the count
+    ("f f f t+1.0", True, True),  # cool-down over: one probe goes through (half-open)
+    ("f f f t+1.0 a", False, True),  # ... and only one
+    ("f f f t+1.0 a s", True, False),  # the probe succeeded: closed
+    ("f f f t+1.0 a f t+1.0", False, True),  # the probe failed: the cool-down doubled to 2 s
+    ("f f f t+1.0 a f t+2.0", True, True),
+]
+
+
+@pytest.mark.parametrize(("events", "allowed", "is_open"), BREAKER_CASES)
+def test_circuit_breaker(events: str, allowed: bool, is_open: bool) -> None:
+    clock = _Clock()
+    breaker = CircuitBreaker(threshold=3, cooldown=1.0, clock=clock)
+    for e in events.split():
+        if e == "f":
+            breaker.failure()
+        elif e == "s":
+            breaker.success()
+        elif e == "a":
+            assert breaker.allow()
+        else:
+            clock.now += float(e[2:])
+    assert breaker.allow() is allowed and breaker.is_open is is_open
+
+
+def test_backoff_grows_with_jitter_up_to_the_cap() -> None:
+    import random
+
+    backoff = Backoff(base=0.1, cap=1.0, rng=random.Random(1))
+    delays = [backoff.failed() for _ in range(8)]
+    ceilings = [0.1, 0.2, 0.4, 0.8, 1.0, 1.0, 1.0, 1.0]
+    assert all(c / 2 <= d <= c for d, c in zip(delays, ceilings, strict=True)), delays
+    assert len(set(delays)) == len(delays)  # jittered: retries of many games do not line up
+    logged = Backoff(0.1, 1.0)
+    assert [n for n in range(1, 10) if logged.failed() and logged.worth_logging] == [1, 2, 4, 8]
+    backoff.reset()
+    assert backoff.failures == 0 and backoff.failed() <= 0.1
