@@ -81,13 +81,14 @@ def play(
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help=OPTION_HELP)] = None,
     modules: Annotated[str | None, typer.Option(help="Shortcut for --option modules=...")] = None,
     variant: Annotated[str | None, typer.Option(help="Shortcut for --option variant=...")] = None,
+    mode: Annotated[str | None, typer.Option(help="Shortcut for --option mode=...")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of the deal (random if omitted).")] = None,
 ) -> None:
     """Play a game in the terminal."""
     from throne import terminal
 
     spec = _spec(game)
-    players, options = _options(spec, players, option, modules=modules, variant=variant)
+    players, options = _options(spec, players, option, modules=modules, variant=variant, mode=mode)
     terminal.play(
         spec, opponent=opponent, seat=seat, players=players, options=options, seed=seed, side=side
     )

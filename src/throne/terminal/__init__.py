@@ -15,7 +15,7 @@ from throne.games import GameSpec
 def _leaders_play(spec: GameSpec, **kw: Any) -> None:
     from throne.terminal import leaders
 
-    leaders.play(opponent=kw["opponent"], side=kw["side"], seed=kw["seed"])
+    leaders.play(opponent=kw["opponent"], side=kw["side"], seed=kw["seed"], mode=kw["options"]["mode"])
 
 
 def _leaders_replay(spec: GameSpec, record: dict[str, Any]) -> None:

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..api import GameSpec
+from ..api import GameSpec, Option
 from .errors import IllegalMoveError, LeadersError
 from .record import record_to_state
-from .state import State, new_game
+from .state import MODES, State, new_game
 
 
 def _new(seed: int, players: int, options: Mapping[str, Any]) -> State:
-    return new_game(seed=seed)
+    return new_game(seed=seed, mode=options.get("mode", "discovery"))
 
 
 def _public_move(state: State) -> str | None:
@@ -26,7 +26,9 @@ SPEC = GameSpec(
     new_game=_new,
     from_record=record_to_state,
     illegal_errors=(IllegalMoveError, LeadersError, ValueError),
-    options=(),
+    options=(
+        Option("mode", MODES, "discovery", help="'discovery': the 3-card market; 'strategist': banishments"),
+    ),
     rating="glicko2",
     secret_moves=False,
     perfect_information=True,

@@ -120,16 +120,15 @@ class State:
         return PHASES[self.phase_id]
 
     @property
-<<<<<<< HEAD
+    def mode(self) -> str:
+        return MODES[self.strategist]
+
+    @property
     def outcome(self) -> Outcome | None:
         """Winner and reason (capture, surround, repetition, turn-limit) once the game is over."""
         if self.termination is None:
             return None
         return Outcome.single(self.winner, 2, self.termination, termination=self.termination)
-=======
-    def mode(self) -> str:
-        return MODES[self.strategist]
->>>>>>> main
 
     @property
     def is_over(self) -> bool:
