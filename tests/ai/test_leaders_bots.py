@@ -68,3 +68,20 @@ def test_whole_turn_search_follows_its_plan() -> None:
         assert bot.last_iterations == searched  # no new search
         return
     raise AssertionError("no position with a plan of two or more actions")
+
+
+@pytest.mark.parametrize("name", ai.bot_names(GAME))
+def test_every_bot_plays_a_strategist_game(name: str) -> None:
+    """Strategist mode: banishments (each its own turn for the whole-turn search) and open recruitment."""
+    from throne.games import leaders
+
+    state = leaders.new_game(mode="strategist")
+    bots = [ai.make_bot(GAME, name, seed=1), ai.make_bot(GAME, "greedy", seed=2)]
+    for _ in range(400):
+        if state.is_over:
+            break
+        move = bots[state.to_play].choose(state, state.to_play, SMALL)
+        assert move in state.legal_moves()
+        state.play(move)
+    assert state.is_over
+    assert sum(1 for m in state.record()["moves"] if m.startswith("ban ")) >= 2

@@ -157,11 +157,11 @@ class Nim:
         return cls(data["heaps"], data["players"], data["to_play"])
 
 
-def _ttt_new(seed: int, players: int, options: Any) -> TicTacToe:
+def _ttt_new(seed: int, players: int, options: Any, rng: int | None = None) -> TicTacToe:
     return TicTacToe()
 
 
-def _nim_new(seed: int, players: int, options: Any) -> Nim:
+def _nim_new(seed: int, players: int, options: Any, rng: int | None = None) -> Nim:
     return Nim([3 + seed % 3, 4, 5], players)
 
 

@@ -27,6 +27,7 @@ TOKENS = [
     ("b1-b2,a1-a2", ["b1", "b2", "a1", "a2"]),
     ("+RI@a1", ["+RI", "a1"]),
     ("+HE@a1,b1", ["+HE", "a1", "b1"]),
+    ("ban NE", ["ban NE"]),
 ]
 LEGAL = ["c3-c4", "c3-c5", "c3-c5-e4", "d1-d2", "e4:e5>e6", "end", "+HE@a1,b1", "+HE@b1,a1"]
 CHOICES = [
@@ -138,4 +139,19 @@ def test_move_list_grouped_by_turn(page: Page) -> None:
         ["d7-d6", "end", "+RI@f5", "+AC@e6"],
         ["a1-a2", "end"],
         ["d6-d5", "end"],
+    ]
+
+
+def test_move_list_banishments_stand_alone(page: Page) -> None:
+    moves = ["ban NE", "ban AS", "d1-d2", "end", "+CL@a1", "d7-d6", "end", "+RI@f5"]
+    moves += ["ban VI", "ban HE", "end"]
+    script = "async (m) => (await import('/static/js/leaders-table.js')).groupTurns(m)"
+    assert page.evaluate(script, moves) == [
+        ["ban NE"],
+        ["ban AS"],
+        ["d1-d2", "end", "+CL@a1"],
+        ["d7-d6", "end", "+RI@f5"],
+        ["ban VI"],
+        ["ban HE"],
+        ["end"],
     ]

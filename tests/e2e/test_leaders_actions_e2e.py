@@ -177,3 +177,27 @@ def test_bruiser_push_with_a_chosen_push_cell(contexts: Contexts) -> None:
 
     expect_sent(page, engine, "c2:c3>d4", 10)
     assert piece_at(page, "c3") == "BR" and piece_at(page, "d4") == "RI" and piece_at(page, "c2") is None
+
+
+STRATEGIST = "market=- deck=- recruits=1 turns=0 mode=strategist"
+
+
+def test_strategist_banish_and_open_recruitment_by_clicks(contexts: Contexts) -> None:
+    start = f"S=Ld1 N=Ld7 turn=N phase=ban acted=- {STRATEGIST} banned=-"
+    page, engine = open_table(contexts, start, seat=1)
+    expect(page.locator("#table-root")).to_have_attribute("data-phase", "ban")
+    cards = page.locator("#market .market-card.clickable")
+    expect(cards).to_have_count(16)  # no market: every card can be banished
+    page.click('#market .market-card[data-code="NE"]')
+    expect_sent(page, engine, "ban NE", 10)
+    expect(page.locator("#banned")).to_contain_text("Nemesis")
+    expect(page.locator("#market .market-card")).to_have_count(15)
+
+    after = f"S=Ld1 N=Ld7 turn=S phase=recruit acted=L {STRATEGIST} banned=NE,AS"
+    page, engine = open_table(contexts, after, seat=0)
+    expect(page.locator("#market .market-card.clickable")).to_have_count(14)
+    page.click('#market .market-card[data-code="VI"]')
+    assert lit(page, "dest") == ["a1", "b1", "c1", "e1", "f1", "g1"]
+    click(page, "a1")
+    expect_sent(page, engine, "+VI@a1", 10)
+    assert piece_at(page, "a1") == "VI"

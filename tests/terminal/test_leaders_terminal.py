@@ -90,3 +90,32 @@ def test_replay_rejects_corrupt_record() -> None:
     rec["moves"] = ["d1-d5"]
     term.replay(rec, console=console, input_fn=fake)  # type: ignore[arg-type]
     assert "Cannot replay" in buf.getvalue() and "move 1" in buf.getvalue()
+
+
+def test_strategist_mode_banishes_then_recruits_from_every_card(tmp_path: Path) -> None:
+    out_file = tmp_path / "game.json"
+    script = ["ban NE", "ban NE", "ban AS", "end", "+VI@a1", f"save {out_file}", "quit"]
+    console, buf, fake = scripted(script)
+    term.play(opponent="human", mode="strategist", console=console, input_fn=fake)  # type: ignore[arg-type]
+    text = buf.getvalue()
+    assert "Leaders (Strategist mode)" in text
+    assert "North banishes a card" in text and "South banishes a card" in text
+    assert "NE cannot be banished: it is already banished" in text
+    assert "banished: NE AS" in text
+    record = json.loads(out_file.read_text(encoding="utf-8"))
+    assert record["moves"] == ["ban NE", "ban AS", "end", "+VI@a1"]
+    assert "mode=strategist" in record["start"]
+
+
+def test_cli_offers_the_strategist_mode() -> None:
+    from typer.testing import CliRunner
+
+    from throne.cli import app
+
+    result = CliRunner().invoke(
+        app, ["play", "leaders", "--mode", "strategist", "--opponent", "human"], input="moves\nquit\n"
+    )
+    assert result.exit_code == 0, result.output
+    assert "ban AC" in result.output
+    bad = CliRunner().invoke(app, ["play", "leaders", "--mode", "expert"])
+    assert bad.exit_code != 0 and "unknown Leaders mode" in bad.output

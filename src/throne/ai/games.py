@@ -39,7 +39,7 @@ class GameAdapter:
         return self.spec.warmup
 
     def new_game(self, seed: int, players: int) -> Any:
-        return self.spec.new_game(seed, players, self.spec.normalize_options(players, self.options))
+        return self.spec.new_state(seed, players, self.options)
 
     def dump(self, state: Any) -> Any:
         return self.spec.dump_state(state)

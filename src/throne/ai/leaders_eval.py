@@ -125,7 +125,8 @@ class LeadersOps(SearchOps):
         return state.action_to_move(action)
 
     def turn_id(self, state: Any) -> Hashable:
-        return (state.turns, state.is_over)
+        # Strategist mode: each banishment is a turn of its own (they come between the turns)
+        return (state.turns, len(state.banned), state.is_over)
 
     def turn_owner(self, state: Any) -> int:
         return state.turn

@@ -118,13 +118,17 @@ class Option:
     required: tuple[str, ...] = ()
     help: str = ""
 
-    def normalize(self, value: Any) -> str | list[str]:
+    def normalize(self, value: Any, game: str = "") -> str | list[str]:
         """The canonical form of `value` (lists in the order of `choices`); raises OptionsError."""
         if value is None:
             value = self.default
         if not self.multiple:
             if not isinstance(value, str) or value not in self.choices:
-                raise OptionsError(f"option {self.name!r} must be one of {list(self.choices)}, got {value!r}")
+                shown = value if isinstance(value, str) and len(value) <= 32 else "?"
+                where = f"{game} " if game else ""
+                raise OptionsError(
+                    f"unknown {where}{self.name} {shown!r} (choose one of: {', '.join(self.choices)})"
+                )
             return value
         if isinstance(value, str) or not isinstance(value, (list, tuple)):
             raise OptionsError(f"option {self.name!r} must be a list of {list(self.choices)}, got {value!r}")
@@ -159,7 +163,9 @@ def _no_check(players: int, options: dict[str, Any]) -> None:
 class GameSpec:
     """The facts of one game and the functions that make its states; every function is module-level.
 
-    - `new_game(seed, players, options)` deals a game (options already normalized).
+    - `new_game(seed, players, options, rng)` deals a game (options already normalized); `rng` is the
+      generator version (`throne.games.randomness`; None: the newest), which a game with a single
+      generator may ignore.
     - `from_record(record)` replays `State.record()` (raises a ValueError naming the bad move).
     - `dump(state)` / `load(data)` carry a full state across a process boundary (secrets included: a bot
       still looks only through `view(seat)` and the engine's determinisation); by default the record.
@@ -174,7 +180,7 @@ class GameSpec:
     id: str
     name: str
     players: tuple[int, ...]
-    new_game: Callable[[int, int, Mapping[str, Any]], Any]
+    new_game: Callable[[Any, int, Mapping[str, Any], int | None], Any]
     from_record: Callable[[dict[str, Any]], Any]
     illegal_errors: tuple[type[Exception], ...] = (ValueError,)
     default_players: int | None = None
@@ -225,7 +231,7 @@ class GameSpec:
             if not known:
                 raise OptionsError(f"{self.name} takes no options, got {unknown}")
             raise OptionsError(f"unknown {self.name} options: {unknown} (known: {sorted(known)})")
-        out = {o.name: o.normalize(options.get(o.name)) for o in self.options}
+        out = {o.name: o.normalize(options.get(o.name), self.name) for o in self.options}
         try:
             self.check_options(players, out)
         except OptionsError:
@@ -242,21 +248,26 @@ class GameSpec:
 
     # ----------------------------------------------------------------- states
     def new_state(
-        self, seed: int, players: int | None = None, options: Mapping[str, Any] | None = None
+        self,
+        seed: Any,
+        players: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        rng: int | None = None,
     ) -> Any:
         """A new game dealt by `seed` (options validated and completed first)."""
         players = self.seats_default if players is None else players
-        return self.new_game(seed, players, self.normalize_options(players, options))
+        return self.new_game(seed, players, self.normalize_options(players, options), rng)
 
     def replay(
         self,
-        seed: int,
+        seed: Any,
         players: int | None,
         options: Mapping[str, Any] | None,
         moves: Sequence[tuple[int, str]],
+        rng: int | None = None,
     ) -> Any:
         """The state after replaying a stored move log of `(seat, move)` pairs from the seed."""
-        state = self.new_state(seed, players, options)
+        state = self.new_state(seed, players, options, rng)
         for seat, move in moves:
             if state.to_play != seat:
                 raise GameError(f"stored move {move!r} is by seat {seat} but seat {state.to_play} is to play")

@@ -10,6 +10,7 @@ from typing import Any
 
 from throne import games
 from throne.games import GameSpec, OptionsError
+from throne.games.randomness import LEGACY_RNG
 
 __all__ = ["GameKind", "OptionsError", "bot_names", "game_ids", "kind_of", "rebuild"]
 
@@ -36,7 +37,7 @@ class GameKind:
         return self.spec.normalize_options(players, options)
 
     def new_state(self, seed: int, players: int, options: dict[str, Any]) -> Any:
-        return self.spec.new_state(seed, players, options)
+        return self.spec.new_state(seed, players, options, LEGACY_RNG)
 
     def view(self, state: Any, seat: int | None) -> dict[str, Any]:
         return state.view(seat)
@@ -76,7 +77,7 @@ def rebuild(
     kind: GameKind, seed: int, players: int, options: dict[str, Any], moves: Iterable[tuple[int, str]]
 ) -> Any:
     """The state after replaying a stored move log from the seed (crash recovery and replays)."""
-    return kind.spec.replay(seed, players, options, list(moves))
+    return kind.spec.replay(seed, players, options, list(moves), LEGACY_RNG)
 
 
 def game_ids() -> tuple[str, ...]:

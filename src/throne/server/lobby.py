@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -35,6 +36,8 @@ from throne.store.repo import GameInfo, NotOpen, Repo, SeatSpec, StoreUnavailabl
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 _rng = secrets.SystemRandom()
+CACHE_SIZE = 16  # replays kept (each up to a few MB of views)
+SPECTATOR_INTERVAL = 1.0  # seconds between two spectator counts sent to a room
 
 
 @dataclass
@@ -60,8 +63,11 @@ class Hub:
         self._cpu = ThreadPoolExecutor(
             max_workers=max(1, settings.cpu_threads), thread_name_prefix="throne-cpu"
         )
+        self._cache: OrderedDict[tuple[Any, ...], asyncio.Future[Any]] = OrderedDict()
         self.breaker = CircuitBreaker(settings.breaker_threshold, settings.breaker_cooldown)
-        self.rooms: dict[int, set[Conn]] = {}
+        self.rooms: dict[int, set[Conn]] = {}  # every connection of a game
+        self.seated: dict[int, set[Conn]] = {}  # those that act for a seat (the rest are spectators)
+        self._count_due: set[int] = set()  # games whose spectator count is about to be sent
         self.matches: dict[int, Match] = {}
         self._finished: dict[int, tuple[GameInfo, Any]] = {}
         self._lock = asyncio.Lock()
@@ -118,6 +124,24 @@ class Hub:
     async def cpu(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Runs CPU-heavy work (replaying a whole game) on a worker thread, off the event loop."""
         return await asyncio.get_running_loop().run_in_executor(self._cpu, partial(fn, *args, **kwargs))
+
+    async def cached(self, key: tuple[Any, ...], build: Callable[[], T]) -> T:
+        """`build()` run on a CPU thread once per key (concurrent requests share one run), then kept in a
+        small LRU: a replay is computed once, not once per request."""
+        future = self._cache.get(key)
+        if future is None:
+            future = asyncio.ensure_future(self.cpu(build))
+            self._cache[key] = future
+            while len(self._cache) > CACHE_SIZE:
+                self._cache.popitem(last=False)
+        else:
+            self._cache.move_to_end(key)
+        try:
+            return await asyncio.shield(future)
+        except Exception:
+            if self._cache.get(key) is future:
+                del self._cache[key]  # a failure is not remembered
+            raise
 
     async def store_ready(self) -> str | None:
         """None when the database takes writes; else why not (readiness, not liveness)."""
@@ -301,14 +325,21 @@ class Hub:
     # ---- connections and messages --------------------------------------------------------------------------
     def add_conn(self, conn: Conn) -> None:
         self.rooms.setdefault(conn.game_id, set()).add(conn)
+        if conn.occupant is not None:
+            self.seated.setdefault(conn.game_id, set()).add(conn)
+        else:
+            self.spectators_changed(conn.game_id)
         self._presence(conn.game_id)
 
     def remove_conn(self, conn: Conn) -> None:
-        room = self.rooms.get(conn.game_id)
-        if room is not None:
-            room.discard(conn)
-            if not room:
-                del self.rooms[conn.game_id]
+        for rooms in (self.rooms, self.seated):
+            room = rooms.get(conn.game_id)
+            if room is not None:
+                room.discard(conn)
+                if not room:
+                    del rooms[conn.game_id]
+        if conn.occupant is None:
+            self.spectators_changed(conn.game_id)
         self._presence(conn.game_id)
 
     def _presence(self, game_id: int) -> None:
@@ -317,10 +348,28 @@ class Hub:
             match.presence_changed()
 
     def present_seats(self, game_id: int) -> set[int]:
-        return {c.seat for c in self.rooms.get(game_id, ()) if c.seat is not None and not c.closed}
+        return {c.seat for c in self.seated.get(game_id, ()) if c.seat is not None and not c.closed}
 
     def present_occupants(self, game_id: int) -> set[int]:
-        return {c.occupant for c in self.rooms.get(game_id, ()) if c.occupant is not None and not c.closed}
+        return {c.occupant for c in self.seated.get(game_id, ()) if c.occupant is not None and not c.closed}
+
+    def spectator_count(self, game_id: int) -> int:
+        return len(self.rooms.get(game_id, ())) - len(self.seated.get(game_id, ()))
+
+    def spectators_changed(self, game_id: int) -> None:
+        """Spectators coming and going send the room one small `spectators` count at most once per
+        SPECTATOR_INTERVAL, never a `table` message each: churn costs O(N) per interval, not O(N) per join."""
+        if game_id in self._count_due:
+            return
+        self._count_due.add(game_id)
+
+        def send() -> None:
+            self._count_due.discard(game_id)
+            message = {"type": "spectators", "game_id": game_id, "count": self.spectator_count(game_id)}
+            for conn in list(self.rooms.get(game_id, ())):
+                conn.send(message)
+
+        asyncio.get_running_loop().call_later(SPECTATOR_INTERVAL, send)
 
     def summary(self, info: GameInfo, user_id: int | None = None) -> dict[str, Any]:
         present = self.present_occupants(info.id)
@@ -359,6 +408,7 @@ class Hub:
             "to_play": to_play,
             "result": info.result,
             "you": you,
+            "spectators": self.spectator_count(info.id),
         }
 
     def broadcast_table(self, info: GameInfo) -> None:

@@ -123,7 +123,8 @@ class _Session:
         self.conn.send(
             {"type": "welcome", "game_id": info.id, "seat": self.conn.seat, "game": hub.summary(info, user)}
         )
-        hub.broadcast_table(info)
+        if occupant is not None:  # a seat's presence changed; spectators only change a count
+            hub.broadcast_table(info)
         state = await hub.current_state(info.id, self.conn.seat)
         if state is not None:
             self.conn.send(state)
@@ -212,7 +213,7 @@ async def game_socket(ws: WebSocket, game_id: int) -> None:
         pass
     finally:
         hub.remove_conn(session.conn)
-        if session.greeted:
+        if session.greeted and session.conn.occupant is not None:
             with contextlib.suppress(Exception):  # the hub may be shutting down
                 hub.broadcast_table(await hub.db(hub.repo.get_game, game_id))
         await session.conn.drain_and_stop()

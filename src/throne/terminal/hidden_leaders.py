@@ -7,11 +7,13 @@ what others did is derived from the ``last_move`` of successive views, never fro
 from __future__ import annotations
 
 import random
+import secrets
 from collections.abc import Callable
 from typing import Any
 
 from throne import ai
 from throne.games import hidden_leaders as hl
+from throne.games.randomness import LEGACY_RNG
 
 OPPONENTS = tuple(ai.bot_names("hidden-leaders"))
 InputFn = Callable[[str], str]
@@ -134,8 +136,8 @@ def play(players: int = 4, seat: int = 0, opponent: str = "random", modules: tup
         state = hl.new_game(players=players, seed=seed, variant=variant, modules=modules)
     except ValueError as exc:
         raise SystemExit(f"error: {exc}") from exc
-    rng = random.Random(state.seed + 1)
-    out(f"Hidden Leaders, seed {state.seed}. You are seat {seat}.")
+    rng = bot_rng()
+    out(f"Hidden Leaders, {players} players. You are seat {seat}; seat {state.first} starts.")
     try:
         while not state.is_over:
             v = state.view(seat)
@@ -154,6 +156,12 @@ def play(players: int = 4, seat: int = 0, opponent: str = "random", modules: tup
     v = state.view(seat)
     out("\n" + render(v))
     out(render_scores(v))
+    out(f"Seed of this game (replays it with its moves): {state.seed}")
+
+
+def bot_rng() -> random.Random:
+    """The generator of the bots' own seeds: fresh entropy, unrelated to the game's secret."""
+    return random.Random(secrets.randbits(128))
 
 
 def replay(record: dict, *, input_fn: InputFn = input, out: OutputFn = print) -> None:
@@ -163,7 +171,7 @@ def replay(record: dict, *, input_fn: InputFn = input, out: OutputFn = print) ->
     except hl.RecordError as exc:
         raise SystemExit(f"error: {exc}") from exc
     state = hl.new_game(players=record["players"], seed=record["seed"], variant=record.get("variant", "full"),
-                        modules=tuple(record.get("modules", ("core",))))
+                        modules=tuple(record.get("modules", ("core",))), rng=record.get("rng", LEGACY_RNG))
     moves = record["moves"]
     out(render(state.view(None)))
     for n, (_, move) in enumerate(moves, 1):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import secrets
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,8 @@ from throne.games.leaders.pieces import CODES, PIECE_NAMES, SIDE_NAMES
 InputFn = Callable[[str], str]
 
 HELP = """Commands:
-  <move>      a move string, e.g. d1-d2, c3-c5-e4, c3:d4>e4, c2:c5, a1-a2,b1-b2, +RI@a1, +HE@a1,b1, end
+  <move>      a move string, e.g. d1-d2, c3-c5-e4, c3:d4>e4, c2:c5, a1-a2,b1-b2, +RI@a1, +HE@a1,b1, end,
+              ban NE (Strategist mode: banish a card)
   moves       list the legal moves
   undo        take back your last decision (against a bot: back to your previous decision)
   save FILE   write the game record (JSON)
@@ -93,10 +95,17 @@ def describe(state: leaders.State, humans: set[int]) -> Text:
     t.append(f"{who}{you} to decide.\n")
     if state.phase == "reaction":
         t.append("The enemy Leader moved: the Nemesis must react (choose its path).\n")
+    if state.phase == "ban":
+        t.append(f"{who} banishes a card: ban CODE (it is out of the game).\n")
     acted = sorted(state.acted, key=CODES.index)
     t.append("Acted this turn: " + (", ".join(PIECE_NAMES[CODES.index(c)] for c in acted) or "none") + "\n")
     market = " ".join(c or "-" for c in state.market)
-    t.append(f"Market: {market}   deck: {state.deck_size}   recruitments left this turn: {state.recruits}\n")
+    left = f"recruitments left this turn: {state.recruits}"
+    if state.mode == "strategist":
+        banned = " ".join(CODES[k] for k in state.banned) or "none"
+        t.append(f"Available: {market}   banished: {banned}   {left}\n")
+    else:
+        t.append(f"Market: {market}   deck: {state.deck_size}   {left}\n")
     if state.last_move:
         t.append(f"Last move: {state.last_move}\n", style="dim")
     return t
@@ -122,20 +131,24 @@ def play(
     side: str = "S",
     seed: int | None = None,
     *,
+    mode: str = "discovery",
     console: Console | None = None,
     input_fn: InputFn = input,
 ) -> None:
-    """Play Leaders in the terminal against ``opponent`` ('human' for hot seat, or 'random')."""
+    """Play Leaders in the terminal against ``opponent`` ('human' for hot seat, or 'random').
+
+    ``mode``: ``discovery`` (the 3-card market) or ``strategist`` (banishments, every card available)."""
     console = console or Console()
     side = side.upper()
     if side not in ("S", "N"):
         raise ValueError(f"side must be S or N, not {side!r}")
-    state = leaders.new_game(seed=seed)
-    rng = random.Random(seed)
+    state = leaders.new_game(seed=seed, mode=mode)
+    rng = random.Random(secrets.randbits(128))  # the opponent's own seeds: unrelated to the deal
     humans = {0, 1} if opponent == "human" else {"SN".index(side)}
     if opponent != "human":
         _bot_move(state.clone(), opponent, random.Random(0))  # fail fast on an unknown opponent
-    console.print(Text("Leaders — type 'help' for commands.", style="bold"))
+    title = "Leaders (Strategist mode)" if mode == "strategist" else "Leaders"
+    console.print(Text(f"{title} — type 'help' for commands.", style="bold"))
     shown = True
     _show(console, state, humans)
     while True:

@@ -262,7 +262,7 @@ def _gorgon(st: State, me: int, card: str) -> None:
 @cont("gorgon")
 def _c_gorgon(st: State, fr: Frame, p: int) -> None:
     ups = [i for i, (_, u) in enumerate(st.parties[p]) if u]
-    st.bury(p, st.rng().choice(ups))
+    st.bury(p, st.rng("bury").choice(ups))
 
 
 # ====================================================================== hand to party face down
@@ -678,7 +678,7 @@ def _take_random(st: State, me: int, card: str) -> None:
 def _c_take_random(st: State, fr: Frame, p: int) -> None:
     me = fr["seat"]
     hand = st.hands[p]
-    c = hand.pop(st.rng().randrange(len(hand)))
+    c = hand.pop(st.rng("take").randrange(len(hand)))
     if fr["down"]:
         st.parties[me].append((c, False))
         st.moved(c, f"h{p}", f"d{me}", (me, p))

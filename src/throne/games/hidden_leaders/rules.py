@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import random
 from itertools import combinations
 from typing import Any
 
+from .. import legacy_rng
+from ..randomness import LEGACY_RNG, RNG_VERSION, Seed, check_seed, check_version, keyed, new_secret
 from . import effects as _effects  # noqa: F401  (registers the abilities)
 from .cards import CARDS, EMPEROR, LEADERS, MODULE_CARDS, MODULES, THRESHOLDS
 from .state import CONT, FILTERS, OPS, Cand, IllegalMoveError, State
@@ -28,9 +29,12 @@ PROMPTS: dict[str, str] = {
 }
 
 
-def new_game(players: int = 4, seed: int | None = None, variant: str = "full",
-             modules: tuple[str, ...] | list[str] = ("core",)) -> State:
-    """Deal a new game (§2). The deal is a pure function of the seed."""
+def new_game(players: int = 4, seed: Seed | None = None, variant: str = "full",
+             modules: tuple[str, ...] | list[str] = ("core",), rng: int = RNG_VERSION) -> State:
+    """Deal a new game (§2): a pure function of the seed and the generator version ``rng``.
+
+    ``seed`` None deals from a fresh 128-bit secret. ``rng=LEGACY_RNG`` replays games dealt before version 2.
+    """
     if not isinstance(players, int) or not 2 <= players <= 6:
         raise ValueError(f"Hidden Leaders is played by 2 to 6 players, not {players!r}")
     if variant not in THRESHOLDS:
@@ -41,17 +45,21 @@ def new_game(players: int = 4, seed: int | None = None, variant: str = "full",
     bad = [m for m in mods if m not in MODULES]
     if bad or len(set(mods)) != len(mods):
         raise ValueError(f"bad module list {list(mods)!r}: choose among {list(MODULES)} without repeats")
+    check_version(rng)
     if seed is None:
-        seed = random.randrange(2**32)
-    rng = random.Random(seed)
+        seed = new_secret()
+    check_seed(seed)
     st = State()
-    st.players, st.variant, st.seed = players, variant, seed
+    st.players, st.variant, st.seed, st.rng_version = players, variant, seed, rng
     st.modules = tuple(m for m in MODULES if m in mods)
-    leaders = list(LEADERS)
-    rng.shuffle(leaders)
-    st.leaders = leaders[:players]
     deck = [c for m in st.modules for c in MODULE_CARDS[m]]
-    rng.shuffle(deck)
+    if rng == LEGACY_RNG:
+        st.leaders, deck = _legacy_deal(seed, players, deck)
+        st.first = 0
+    else:
+        st.leaders = deal_leaders(st)
+        keyed(seed, "hidden-leaders/deck").shuffle(deck)
+        st.first = keyed(seed, "hidden-leaders/first").randbelow(players)
     st.graveyard = [EMPEROR]
     st.tavern = [deck.pop(0) for _ in range(3)]
     st.hands = [[deck.pop(0) for _ in range(5)] for _ in range(players)]
@@ -60,7 +68,26 @@ def new_game(players: int = 4, seed: int | None = None, variant: str = "full",
     st.known = [{} for _ in range(players)]
     st.phase = "setup"
     st.setup_seat = 0
+    st.turn = st.first
     return st
+
+
+def deal_leaders(st: State) -> list[str]:
+    """One leader per seat from the shuffled leaders (the generator of purpose ``"leaders"``)."""
+    leaders = list(LEADERS)
+    keyed(st.seed, "hidden-leaders/leaders").shuffle(leaders)
+    return leaders[: st.players]
+
+
+def _legacy_deal(seed: Seed, players: int, deck: list[str]) -> tuple[list[str], list[str]]:
+    """Generator version 1: ``random.Random(seed)`` shuffles the leaders, then the deck."""
+    if not isinstance(seed, int):
+        raise ValueError(f"the legacy generator takes an integer seed, not {seed!r}")
+    gen = legacy_rng.dealer(seed)
+    leaders = list(LEADERS)
+    gen.shuffle(leaders)
+    gen.shuffle(deck)
+    return leaders[:players], deck
 
 
 # ---------------------------------------------------------------------------------------------- decisions
@@ -237,7 +264,7 @@ def _setup(st: State, seat: int, value: tuple[str, str]) -> None:
         st.setup_seat = seat + 1
     else:
         st.phase = "action"
-        st.turn = 0
+        st.turn = st.first
 
 
 def _action(st: State, seat: int, move: str, value: Any) -> None:

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..api import GameSpec, Option
+from ..randomness import RNG_VERSION
 from .cards import MODULES, THRESHOLDS
 from .record import RecordError, record_to_state
 from .rules import new_game
@@ -13,12 +14,13 @@ from .state import IllegalMoveError, State
 from .view import StateError, from_json
 
 
-def _new(seed: int, players: int, options: Mapping[str, Any]) -> State:
+def _new(seed: Any, players: int, options: Mapping[str, Any], rng: int | None = None) -> State:
     return new_game(
         players=players,
         seed=seed,
         variant=options.get("variant", "full"),
         modules=tuple(options.get("modules", ("core",))),
+        rng=RNG_VERSION if rng is None else rng,
     )
 
 

@@ -17,7 +17,9 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from .. import legacy_rng
 from ..api import Outcome
+from ..randomness import LEGACY_RNG, RNG_VERSION, KeyedRandom, Seed, keyed
 from .cards import CARDS, KEEPER, MARKER_OPTIONS, is_of
 
 CARD_NO: dict[str, int] = {c: i for i, c in enumerate(CARDS)}
@@ -83,6 +85,8 @@ class State:
         "_cache",
         "asif",
         "chain",
+        "draws",
+        "first",
         "graveyard",
         "green",
         "hands",
@@ -96,6 +100,7 @@ class State:
         "phase",
         "players",
         "red",
+        "rng_version",
         "seed",
         "setup_seat",
         "stack",
@@ -110,7 +115,13 @@ class State:
         self.players = 0
         self.variant = "full"
         self.modules: tuple[str, ...] = ("core",)
-        self.seed = 0
+        self.seed: Seed = 0
+        #: the generator version (randomness.RNG_VERSION, or LEGACY_RNG for games dealt before it)
+        self.rng_version = RNG_VERSION
+        #: how many random outcomes were drawn so far (each draw has its own keyed stream)
+        self.draws = 0
+        #: the seat that plays the first turn (random from the seed; always 0 with the legacy generator)
+        self.first = 0
         self.red = 4
         self.green = 4
         self.leaders: list[str] = []
@@ -143,6 +154,7 @@ class State:
         s = State.__new__(State)
         s.track = self.track if track is None else (track and self.track)
         s.players, s.variant, s.modules, s.seed = self.players, self.variant, self.modules, self.seed
+        s.rng_version, s.draws, s.first = self.rng_version, self.draws, self.first
         s.red, s.green, s.turn, s.phase = self.red, self.green, self.turn, self.phase
         s.setup_seat = self.setup_seat
         s.leaders = self.leaders[:]
@@ -162,18 +174,26 @@ class State:
         return s
 
     # ------------------------------------------------------------------ randomness
-    def rng(self) -> random.Random:
-        """The generator for the next random outcome: a function of the seed and the position.
+    def rng(self, purpose: str) -> KeyedRandom | random.Random:
+        """The generator of the next random outcome, for ``purpose`` (e.g. ``"harbor"``, ``"fate"``).
 
-        Deriving it from the state (instead of carrying a generator) keeps the JSON state small and exact.
+        Each call draws a fresh stream keyed by the game seed, the purpose and the number of earlier draws, so
+        the JSON state stays small and exact and no outcome tells anything about another. Games dealt with
+        the legacy generator keep their old, position-derived streams (see ``legacy_rng``).
         """
-        key = hash((
+        if self.rng_version == LEGACY_RNG:
+            return legacy_rng.position_generator(self._legacy_key())
+        n = self.draws
+        self.draws = n + 1
+        return keyed(self.seed, f"hidden-leaders/{purpose}/{n}")
+
+    def _legacy_key(self) -> tuple[int | tuple, ...]:
+        return (
             int(self.seed), len(self.stack), self.red, self.green, self.turn, len(self.harbor),
             len(self.wilderness), len(self.graveyard), tuple(len(p) for p in self.parties),
             tuple(len(h) for h in self.hands), CARD_NO.get(self.wilderness[0], 0) if self.wilderness else -1,
             CARD_NO.get(self.graveyard[0], 0) if self.graveyard else -1,
-        ))
-        return random.Random(key)
+        )
 
     # ------------------------------------------------------------------ markers
     def leading(self) -> str | None:
@@ -303,7 +323,7 @@ class State:
                 return None
             cards = self.wilderness
             self.wilderness = []
-            self.rng().shuffle(cards)
+            self.rng("harbor").shuffle(cards)
             self.harbor = cards
             self.blur_all("w")
         return self.harbor.pop(0)
@@ -393,8 +413,12 @@ class State:
         """What `seat` may know (None: a spectator); everything once the game is over."""
         return _view.view(self, seat)
 
-    def determinize(self, seat: int, rng: random.Random) -> State:
+    def determinize(self, seat: int, rng: random.Random | KeyedRandom) -> State:
         return _view.determinize(self, seat, rng)
+
+    def blind(self, seat: int) -> State:
+        """What ``seat`` knows, as a searchable state: see ``view.blind``."""
+        return _view.blind(self, seat)
 
     def to_json(self) -> dict[str, Any]:
         return _view.to_json(self)

@@ -5,8 +5,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ..randomness import LEGACY_RNG, RNG_VERSION, KeyedRandom, SeedError, check_seed, check_version
 from .cards import CARDS, EMPEROR, LEADERS, MODULE_CARDS, MODULES, THRESHOLDS, is_of
 from .state import State
+
+Rng = random.Random | KeyedRandom
 
 
 class StateError(ValueError):
@@ -43,6 +46,8 @@ def to_json(st: State) -> dict[str, Any]:
         "history": [[s, m] for s, m in st.history],
         "last": list(st.last) if st.last else None,
     }
+    if st.rng_version != LEGACY_RNG:  # legacy states keep their old shape exactly
+        d.update(rng=st.rng_version, draws=st.draws, first=st.first)
     if st.phase == "resolve":
         d["stack"] = [dict(fr) for fr in st.stack]
         d["chain"] = list(st.chain)
@@ -83,8 +88,18 @@ def from_json(data: dict[str, Any]) -> State:
         st.turn = int(data["turn"])
         st.phase = data["phase"]
         st.seed = data["seed"]
-        if not isinstance(st.seed, int) or isinstance(st.seed, bool):
-            raise _fail(f"seed must be an integer, not {st.seed!r}")
+        st.rng_version = data.get("rng", LEGACY_RNG)
+        try:
+            check_version(st.rng_version)
+            check_seed(st.seed)
+        except SeedError as exc:
+            raise _fail(f"bad seed or generator: {exc}") from None
+        if st.rng_version == LEGACY_RNG and not isinstance(st.seed, int):
+            raise _fail(f"a legacy-generator state needs an integer seed, not {st.seed!r}")
+        st.draws = data.get("draws", 0)
+        st.first = data.get("first", 0)
+        if not isinstance(st.draws, int) or isinstance(st.draws, bool) or st.draws < 0:
+            raise _fail(f"draws must be a non-negative integer, not {st.draws!r}")
         st.known = [dict(k) for k in data.get("known") or [{} for _ in range(st.players)]]
         st.history = [(int(s), str(m)) for s, m in data.get("history", [])]
         last = data.get("last")
@@ -101,6 +116,8 @@ def from_json(data: dict[str, Any]) -> State:
         raise _fail(f"unknown phase {st.phase!r}")
     if not 0 <= st.turn < st.players:
         raise _fail(f"turn {st.turn} out of range")
+    if not isinstance(st.first, int) or isinstance(st.first, bool) or not 0 <= st.first < st.players:
+        raise _fail(f"first {st.first!r} out of range")
     if st.phase == "resolve" and not st.stack:
         raise _fail("phase 'resolve' needs a non-empty 'stack'")
     cards = [c for h in st.hands for c in h] + [c for p in st.parties for c, _ in p]
@@ -181,7 +198,7 @@ def _prompt(kind: str, card: str | None) -> str:
 
 
 def _keep_pending_answerable(st: State, seat: int, slots: list[tuple[str, int, int]], new: list[str],
-                             rng: random.Random) -> None:
+                             rng: Rng | _Sorted) -> None:
     """Underwater Artist: a pending "give me a card of faction F" decision of another seat is public proof
     that this seat holds such a card, so the deal must give it one."""
     top = st.stack[-1] if st.stack else None
@@ -198,17 +215,47 @@ def _keep_pending_answerable(st: State, seat: int, slots: list[tuple[str, int, i
     new[a], new[b] = new[b], new[a]
 
 
-def determinize(st: State, seat: int, rng: random.Random) -> State:
+class _Sorted:
+    """A stand-in generator that never permutes, so ``_redeal`` deals every unknown card in sorted order."""
+
+    @staticmethod
+    def shuffle(x: list[str]) -> None:
+        return None
+
+    @staticmethod
+    def choice(seq: list[int]) -> int:
+        return seq[0]
+
+
+def determinize(st: State, seat: int, rng: Rng) -> State:
     """A full state consistent with everything ``seat`` knows; every unknown card is dealt at random.
 
-    Two states that ``seat`` cannot tell apart give the same world for the same ``rng`` state.
+    Two states that ``seat`` cannot tell apart give the same world for the same ``rng`` state. The world's
+    own seed comes from ``rng`` too: its later random outcomes are imagined, never the real game's.
     """
+    world_seed = rng.randrange(2**32)
+    s = _redeal(st, seat, rng)
+    s.seed = world_seed
+    return s
+
+
+def blind(st: State, seat: int) -> State:
+    """The canonical world of ``seat``: every card it cannot see dealt in sorted order, the other leaders
+    sorted, no history, and a seed unrelated to the game's.
+
+    It is a pure function of what ``seat`` knows (two states it cannot tell apart give equal blind states),
+    so it is what a bot of that seat may be handed; the bot then determinizes it for each world it searches.
+    """
+    return _redeal(st, seat, _Sorted())
+
+
+def _redeal(st: State, seat: int, rng: Rng | _Sorted) -> State:
     if not (isinstance(seat, int) and 0 <= seat < st.players):
         raise ValueError(f"seat must be 0..{st.players - 1}, not {seat!r}")
     if not st.track:
         raise ValueError("a clone(track=False) keeps no knowledge to determinise from")
     s = st.clone()
-    s.seed = rng.randrange(2**32)
+    s.seed, s.rng_version, s.draws = 0, RNG_VERSION, 0
     s.history = []
     s._cache = None
     if st.phase == "over":

@@ -6,13 +6,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..api import GameSpec, Option
+from ..randomness import RNG_VERSION
 from .errors import IllegalMoveError, LeadersError
 from .record import record_to_state
 from .state import MODES, State, new_game
 
 
-def _new(seed: int, players: int, options: Mapping[str, Any]) -> State:
-    return new_game(seed=seed, mode=options.get("mode", "discovery"))
+def _new(seed: Any, players: int, options: Mapping[str, Any], rng: int | None = None) -> State:
+    mode = options.get("mode", "discovery")
+    return new_game(seed=seed, mode=mode, rng=RNG_VERSION if rng is None else rng)
 
 
 def _public_move(state: State) -> str | None:

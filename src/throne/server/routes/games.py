@@ -200,7 +200,7 @@ async def record(game_id: GameId, request: Request, invite: str | None = None) -
         rec = dict(loaded[1].record())
     elif info.status == "live":
         moves = await hub.db(hub.repo.moves, game_id)
-        state = rebuild(kind, info.seed or 0, info.players, info.options, moves)
+        state = await hub.cpu(rebuild, kind, info.seed or 0, info.players, info.options, moves)
         public = kind.public_record(state)
         if public is None:
             raise ApiError(
@@ -230,11 +230,8 @@ async def replay(
     kind = kind_of(info.game)
     moves = await hub.db(hub.repo.moves, game_id)
     finished = info.status == "finished"
-    state = kind.new_state(info.seed or 0, info.players, info.options)
-    steps: list[dict[str, Any]] = []
-    end = min(len(moves), start + limit - 1)
 
-    def step(ply: int, seat: int | None, mv: str | None) -> dict[str, Any]:
+    def step(state: Any, ply: int, seat: int | None, mv: str | None) -> dict[str, Any]:
         if finished:
             entry = {"ply": ply, "seat": seat, "move": mv}
             if views:
@@ -246,10 +243,15 @@ async def replay(
             entry["view"] = view
         return entry
 
-    if start == 0:
-        steps.append(step(0, None, None))
-    for ply, (seat, mv) in enumerate(moves[:end], start=1):
-        state.play(mv)
-        if ply >= max(start, 1):
-            steps.append(step(ply, seat, mv))
+    def build() -> list[dict[str, Any]]:
+        """Every step of the game (on a worker thread: a long game costs seconds of CPU)."""
+        state = kind.new_state(info.seed or 0, info.players, info.options)
+        every = [step(state, 0, None, None)]
+        for ply, (seat, mv) in enumerate(moves, start=1):
+            state.play(mv)
+            every.append(step(state, ply, seat, mv))
+        return every
+
+    key = (game_id, info.status, len(moves), views)  # what a replay depends on; finished games never change
+    steps = (await hub.cached(key, build))[start : start + limit]
     return {"id": game_id, "game": info.game, "status": info.status, "total": len(moves) + 1, "steps": steps}

@@ -8,10 +8,11 @@
 //   "b1-b2,a1-a2"     → ["b1", "b2", "a1", "a2"]        (Hermit & Cub: both paths, first mover first)
 //   "+RI@a1"          → ["+RI", "a1"]; "+HE@a1,b1" → ["+HE", "a1", "b1"]
 //   "end"             → ["end"]
+//   "ban NE"          → ["ban NE"]                      (Strategist mode: one click on the card)
 
 /** Click tokens of one move string. */
 export function tokens(move) {
-  if (move === "end") return ["end"];
+  if (move === "end" || move.startsWith("ban ")) return [move];
   if (move.startsWith("+")) {
     const [code, cells] = move.slice(1).split("@");
     return [`+${code}`, ...cells.split(",")];
@@ -56,6 +57,6 @@ export function choices(legal, clicks) {
 
 /** Cells named in a move (for highlighting the last move on the board). */
 export function cellsOf(move) {
-  if (!move || move === "end") return [];
+  if (!move || move === "end" || move.startsWith("ban ")) return [];
   return tokens(move).filter((tok) => /^[a-g][1-7]$/.test(tok));
 }

@@ -14,7 +14,8 @@ function cardLabel(code) {
   return code === "HE" && has("leaders.card.HE.name") ? t("leaders.card.HE.name") : pieceName(code);
 }
 
-/** The market as buttons (names + ability texts); `pickable` codes react to clicks. */
+/** The market as buttons (names + ability texts); `pickable` codes react to clicks. In Strategist mode the
+ * "market" is every available card, and the banished cards replace the deck count. */
 export function renderMarket(container, view, { pickable = new Set(), chosen = null, onPick = null } = {}) {
   container.replaceChildren();
   for (const code of view.market || []) {
@@ -48,18 +49,25 @@ export function renderMarket(container, view, { pickable = new Set(), chosen = n
   }
   const deck = document.createElement("span");
   deck.className = "muted";
-  deck.textContent = t("ui.leaders.deck", { n: view.deck_size ?? "?" });
+  if (view.mode === "strategist") {
+    const banned = (view.banned || []).map(cardLabel).join(", ") || t("ui.leaders.none");
+    deck.textContent = t("ui.leaders.banned", { cards: banned });
+    deck.id = "banned";
+  } else {
+    deck.textContent = t("ui.leaders.deck", { n: view.deck_size ?? "?" });
+  }
   container.appendChild(deck);
 }
 
 /** Split a move list into turns for display: a turn closes after its recruitments, or after `end` when no
- * recruitment follows (notation only, leaders.md §5.1). */
+ * recruitment follows; a banishment stands alone (notation only, leaders.md §5.1). */
 export function groupTurns(moves) {
   const turns = [];
   let current = [];
   let prev = null;
   for (const move of moves) {
-    const closes = prev !== null && !move.startsWith("+") && (prev === "end" || prev.startsWith("+"));
+    const ban = move.startsWith("ban ") || (prev !== null && prev.startsWith("ban "));
+    const closes = prev !== null && (ban || (!move.startsWith("+") && (prev === "end" || prev.startsWith("+"))));
     if (closes) {
       turns.push(current);
       current = [];
@@ -190,11 +198,16 @@ export class LeadersTable {
     });
 
     const marketCodes = new Set([...next].filter((tok) => tok.startsWith("+")).map((tok) => tok.slice(1)));
+    const banCodes = new Set([...next].filter((tok) => tok.startsWith("ban ")).map((tok) => tok.slice(4)));
     const chosen = this.clicks.length && this.clicks[0].startsWith("+") ? this.clicks[0].slice(1) : null;
     renderMarket($("#market", root), view, {
-      pickable: chosen ? new Set([chosen]) : marketCodes,
+      pickable: chosen ? new Set([chosen]) : new Set([...marketCodes, ...banCodes]),
       chosen,
-      onPick: (code) => (chosen === code ? this.reset() : this.click(`+${code}`)),
+      onPick: (code) => {
+        if (banCodes.has(code)) this.click(`ban ${code}`);
+        else if (chosen === code) this.reset();
+        else this.click(`+${code}`);
+      },
     });
 
     $("#end-actions", root).hidden = !next.has("end");
@@ -226,6 +239,7 @@ export class LeadersTable {
     let hint = "";
     if (mine) {
       if (view.phase === "reaction") hint = t("ui.leaders.hint.reaction");
+      else if (view.phase === "ban") hint = t("ui.leaders.hint.ban");
       else if (view.phase === "recruit") {
         const card = this.clicks[0];
         if (!card) hint = t("ui.leaders.hint.recruit");
