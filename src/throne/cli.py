@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+
+if TYPE_CHECKING:
+    from throne.progress import Progress, Stop
 
 app = typer.Typer(
     name="throne",
@@ -69,6 +74,29 @@ def list_games() -> None:
             typer.echo(f"  --option {option.name}=...  {kind} {choices} (default {default})")
 
 
+QUIET_HELP = "No progress display on stderr (for scripts)."
+
+
+def _progress(label: str, quiet: bool, unit: str = "games") -> Progress:
+    """A live bar when stderr is a terminal, periodic lines when it is not, nothing with --quiet."""
+    from throne.progress import Progress
+
+    return Progress(label, unit, mode="off" if quiet else "auto")
+
+
+@contextlib.contextmanager
+def _stoppable() -> Iterator[Stop]:
+    """Ctrl-C and SIGTERM stop the run inside; one stopped before it kept anything exits at once."""
+    from throne.progress import stop_on_signals
+
+    with stop_on_signals() as stop:
+        try:
+            yield stop
+        except KeyboardInterrupt:
+            typer.echo("stopped before any result was kept", err=True)
+            raise typer.Exit(stop.exit_code) from None
+
+
 @app.command()
 def play(
     game: Annotated[str, typer.Argument(help=GAME_HELP)],
@@ -117,17 +145,25 @@ def bench(
     runs: Annotated[int, typer.Option(help="Repetitions; the median is reported.")] = 5,
     seconds: Annotated[float, typer.Option(help="Length of each timed run.")] = 2.0,
     bots: Annotated[bool, typer.Option("--bots", help="Measure bot search speed (iterations/s).")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", help=QUIET_HELP)] = False,
 ) -> None:
-    """Measure engine speed (random playouts, apply/undo); prints medians of several runs."""
+    """Measure engine speed (random playouts, apply/undo); prints medians of several runs.
+
+    Ctrl-C prints what was measured so far, marked partial (exit status 130).
+    """
     spec = _spec(game)
-    if bots:
-        from throne.bench import bots as bot_bench
+    progress = _progress(f"bench {spec.id}", quiet, unit="measurements")
+    with _stoppable() as stop:
+        if bots:
+            from throne.bench import bots as bot_bench
 
-        bot_bench.run(spec.id, runs=runs, seconds=seconds)
-        return
-    from throne.bench import run_engine
+            complete = bot_bench.run(spec.id, runs=runs, seconds=seconds, progress=progress)
+        else:
+            from throne.bench import run_engine
 
-    run_engine(spec.id, runs=runs, seconds=seconds)
+            complete = run_engine(spec.id, runs=runs, seconds=seconds, progress=progress)
+    if not complete:
+        raise typer.Exit(stop.exit_code)
 
 
 @app.command()
@@ -140,35 +176,50 @@ def arena(
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help=OPTION_HELP)] = None,
     jobs: Annotated[int, typer.Option(help="Worker processes.")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
-    save: Annotated[Path | None, typer.Option(help="Directory for the game records and the report.")] = None,
+    save: Annotated[
+        Path | None, typer.Option(help="Directory for the game records and the report, written as games end.")
+    ] = None,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Keep the games a stopped run saved in --save; play the rest.")
+    ] = False,
     seed: Annotated[int, typer.Option(help="Seed of the first deal.")] = 0,
     backend: Annotated[str, typer.Option(help="'pool' (local processes), 'ray' or 'serial'.")] = "pool",
     address: Annotated[str | None, typer.Option(help="Ray cluster address (with --backend ray).")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", help=QUIET_HELP)] = False,
 ) -> None:
-    """Play bots against each other; prints win rates with 95% confidence intervals."""
+    """Play bots against each other; prints win rates with 95% confidence intervals.
+
+    Ctrl-C prints the results of the finished games, marked partial (exit status 130).
+    """
     from throne.ai import AIError
+    from throne.runlog import RunLogError
     from throne.scaleout import arena as arena_mod
     from throne.scaleout.backend import BackendError
 
     spec = _spec(game)
     players, options = _options(spec, players, option)
-    try:
-        report = arena_mod.run_arena(
-            spec.id,
-            bot_a,
-            bot_b,
-            games=games,
-            players=players,
-            options=options,
-            jobs=jobs,
-            seed=seed,
-            save=save,
-            backend=backend,
-            address=address,
-        )
-    except (AIError, BackendError) as exc:
-        raise typer.BadParameter(str(exc)) from exc
+    with _stoppable() as stop:
+        try:
+            report = arena_mod.run_arena(
+                spec.id,
+                bot_a,
+                bot_b,
+                games=games,
+                players=players,
+                options=options,
+                jobs=jobs,
+                seed=seed,
+                save=save,
+                resume=resume,
+                progress=_progress(f"arena {bot_a} vs {bot_b}", quiet),
+                backend=backend,
+                address=address,
+            )
+        except (AIError, BackendError, RunLogError) as exc:
+            raise typer.BadParameter(str(exc)) from exc
     typer.echo(json.dumps(report, indent=1) if as_json else arena_mod.format_report(report))
+    if report.get("partial"):
+        raise typer.Exit(stop.exit_code)
 
 
 @app.command()
@@ -196,30 +247,45 @@ def tournament(
     backend: Annotated[str, typer.Option(help="'pool' (local processes), 'ray' or 'serial'.")] = "pool",
     address: Annotated[str | None, typer.Option(help="Ray cluster address (with --backend ray).")] = None,
     workers: Annotated[int | None, typer.Option(help="Worker processes (default: one per CPU).")] = None,
-    out: Annotated[Path, typer.Option(help="Output directory (JSON, table, PNG).")] = Path("tournament"),
+    out: Annotated[
+        Path, typer.Option(help="Output directory (games as they end, then JSON, table, PNG).")
+    ] = Path("tournament"),
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Keep the games a stopped run logged in --out; play the rest.")
+    ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", help=QUIET_HELP)] = False,
 ) -> None:
-    """Round-robin tournament: Elo ratings with 95% intervals, score matrix, JSON and a PNG plot."""
+    """Round-robin tournament: Elo ratings with 95% intervals, score matrix, JSON and a PNG plot.
+
+    Ctrl-C rates the finished games and writes the report, marked partial (exit status 130).
+    """
     from throne.scaleout import tournament as tour
 
     spec = _spec(game)
     players, options = _options(spec, players, option)
-    try:
-        result = tour.run_tournament(
-            spec.id,
-            entrants,
-            games,
-            seed=seed,
-            players=players,
-            options=options,
-            backend=backend,
-            address=address,
-            workers=workers,
-        )
-    except ValueError as exc:
-        raise typer.BadParameter(str(exc)) from exc
+    with _stoppable() as stop:
+        try:
+            result = tour.run_tournament(
+                spec.id,
+                entrants,
+                games,
+                seed=seed,
+                players=players,
+                options=options,
+                backend=backend,
+                address=address,
+                workers=workers,
+                out=out,
+                resume=resume,
+                progress=_progress(f"tournament {spec.id}", quiet),
+            )
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc)) from exc
     paths = tour.write_report(result, out)
     typer.echo(tour.format_table(result))
     typer.echo(f"wrote {paths['json']}, {paths['table']} and {paths['png']}")
+    if result.partial:
+        raise typer.Exit(stop.exit_code)
 
 
 @app.command()
@@ -235,28 +301,38 @@ def selfplay(
     backend: Annotated[str, typer.Option(help="'pool' (local processes), 'ray' or 'serial'.")] = "pool",
     address: Annotated[str | None, typer.Option(help="Ray cluster address (with --backend ray).")] = None,
     workers: Annotated[int | None, typer.Option(help="Worker processes (default: one per CPU).")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", help=QUIET_HELP)] = False,
 ) -> None:
-    """Self-play games written as training trajectories (observations, legal actions, actions, returns)."""
+    """Self-play games written as training trajectories (observations, legal actions, actions, returns).
+
+    Ctrl-C writes the finished games, marked partial in meta.json (exit status 130).
+    """
     from throne.scaleout.selfplay import run_selfplay
 
     spec = _spec(game)
     players, options = _options(spec, players, option, modules=modules)
-    try:
-        meta = run_selfplay(
-            spec.id,
-            games,
-            out,
-            bot=bot,
-            seed=seed,
-            players=players,
-            options=options,
-            backend=backend,
-            address=address,
-            workers=workers,
-        )
-    except ValueError as exc:
-        raise typer.BadParameter(str(exc)) from exc
-    typer.echo(f"wrote {meta['rows']} decisions of {games} games to {out / meta['files']['trajectories']}")
+    with _stoppable() as stop:
+        try:
+            meta = run_selfplay(
+                spec.id,
+                games,
+                out,
+                bot=bot,
+                seed=seed,
+                players=players,
+                options=options,
+                backend=backend,
+                address=address,
+                workers=workers,
+                progress=_progress(f"selfplay {spec.id}", quiet),
+            )
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc)) from exc
+    note = f" (PARTIAL: {meta['games']} of {games}, the run was stopped)" if meta.get("partial") else ""
+    where = out / meta["files"]["trajectories"]
+    typer.echo(f"wrote {meta['rows']} decisions of {meta['games']} games{note} to {where}")
+    if meta.get("partial"):
+        raise typer.Exit(stop.exit_code)
 
 
 @app.command()

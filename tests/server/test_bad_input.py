@@ -83,6 +83,7 @@ def test_socket_without_hello_or_with_a_wrong_token(client: TestClient) -> None:
 
 def test_unknown_game_socket_is_closed(client: TestClient) -> None:
     with client.websocket_connect("/ws/games/999999") as ws:
+        ws.send_json({"type": "hello", "spectate": True})  # answered after the hello, like a private table
         assert ws.receive_json()["code"] == "unknown_game"
         message = ws.receive()
         assert message["type"] == "websocket.close" and message["code"] == 4404

@@ -23,7 +23,7 @@ from throne.server.resilience import Backoff, CircuitBreaker
 def _committed_view(client: TestClient, game_id: int, moves: list[tuple[int, str]]) -> dict[str, Any]:
     info = client.app.state.hub.repo.get_game(game_id)
     kind = kind_of(info.game)
-    return kind.view(rebuild(kind, info.seed or 0, info.players, info.options, moves), None)
+    return kind.view(rebuild(kind, info, moves), None)
 
 
 def test_no_uncommitted_position_is_ever_visible(client: TestClient, monkeypatch) -> None:

@@ -79,7 +79,10 @@ def test_no_message_reveals_a_hidden_card(client: TestClient) -> None:
 
     record = client.get(f"/api/games/{game_id}/record").json()
     state = hl.new_game(
-        players=4, seed=record["seed"], variant=record["variant"], modules=tuple(record["modules"]),
+        players=4,
+        seed=record["seed"],
+        variant=record["variant"],
+        modules=tuple(record["modules"]),
         rng=record.get("rng", 1),
     )
     plies = [(state.view(seat), state.view(None), state.to_json())]
@@ -132,7 +135,8 @@ def test_replay_of_a_live_game_shows_public_information_only(client: TestClient)
     hub = client.app.state.hub
     info, moves = hub.repo.get_game(game_id), hub.repo.moves(game_id)
     assert replay["status"] == "live" and len(replay["steps"]) >= 1
-    state = hl.new_game(players=3, seed=info.seed, variant="full", modules=("core",), rng=1)
+    assert info.seed is None and len(info.secret) == 32  # a fresh 128-bit secret, not a small seed
+    state = hl.new_game(players=3, seed=info.secret, variant="full", modules=("core",))
     for step, lean in zip(replay["steps"], light["steps"], strict=True):
         if step["ply"]:
             state.play(moves[step["ply"] - 1][1])

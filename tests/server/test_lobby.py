@@ -91,6 +91,8 @@ def test_private_tables_need_the_invite(client: TestClient) -> None:
     with client.websocket_connect(f"/ws/games/{game_id}") as ws:
         ws.send_json({"type": "hello", "spectate": True})
         assert read_until(ws, "error")[0]["code"] == "unknown_game"
+        assert ws.receive()["code"] == 4404  # closed, exactly like a game that does not exist
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
         welcome, _ = hello(ws, None, spectate=True, invite=invite)
         assert welcome["seat"] is None
 

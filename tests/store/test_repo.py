@@ -54,7 +54,7 @@ def test_migrations_reach_head_and_run_twice(fresh_url: str) -> None:
     database.upgrade()
     database.upgrade()
     with database.engine.connect() as conn:
-        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == "0001"
+        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == "0002"
     tables = set(sa.inspect(database.engine).get_table_names())
     assert {"users", "games", "seats", "moves", "ratings"} <= tables
     database.dispose()

@@ -7,13 +7,18 @@ through the game contract by `throne.bench.contract`.
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from throne.progress import Progress
 
 ENGINE_BENCHES = {"leaders": "throne.bench.leaders", "hidden-leaders": "throne.bench.hidden_leaders"}
-"""`{game id: module}`; the module's `run(runs, seconds)` prints its measurements."""
+"""`{game id: module}`; the module's `run(runs, seconds, progress)` prints its measurements and says
+whether they are complete."""
 
 
-def run_engine(game: str, runs: int = 5, seconds: float = 2.0) -> None:
-    """Print the engine measurements of a registered game."""
+def run_engine(game: str, runs: int = 5, seconds: float = 2.0, progress: Progress | None = None) -> bool:
+    """Print the engine measurements of a registered game; False when Ctrl-C cut them short."""
     from throne import games
 
     spec = games.get(game)
@@ -21,6 +26,5 @@ def run_engine(game: str, runs: int = 5, seconds: float = 2.0) -> None:
     if name is None:
         from throne.bench import contract
 
-        contract.run(spec, runs=runs, seconds=seconds)
-        return
-    importlib.import_module(name).run(runs=runs, seconds=seconds)
+        return contract.run(spec, runs=runs, seconds=seconds, progress=progress)
+    return importlib.import_module(name).run(runs=runs, seconds=seconds, progress=progress)

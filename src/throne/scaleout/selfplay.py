@@ -14,7 +14,9 @@ Output (`DIR/trajectories.parquet`, zstd-compressed, plus `DIR/meta.json`), one 
 | `return` | float32 | the deciding seat's final return: +1 win, −1 loss, 0 when nobody won |
 
 Observations and ids are those of the PettingZoo/Gymnasium/OpenSpiel adapters (docs/research-api.md). Game `i`
-is fully determined by the game, the bot and `seed + i`, whichever backend plays it.
+is fully determined by the game, the bot and `seed + i`, whichever backend plays it. Games are written in
+order as they finish; a run stopped by Ctrl-C writes every game it finished (a closed, readable file) and
+marks `meta.json` partial, with the numbers of the games it holds.
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ from typing import Any
 import numpy as np
 
 from throne.games import registry as game_registry
-from throne.scaleout.backend import imap_games
+from throne.progress import Progress
+from throne.scaleout.backend import check_backend, imap_unordered
 
 FORMAT = "throne-selfplay-1"
 
@@ -116,8 +119,12 @@ def run_selfplay(
     backend: str = "pool",
     address: str | None = None,
     workers: int | None = None,
+    progress: Progress | None = None,
 ) -> dict[str, Any]:
-    """Play `games` self-play games on `backend` and write them to `out`; returns the metadata written."""
+    """Play `games` self-play games on `backend` and write them to `out`; returns the metadata written.
+
+    Ctrl-C ends the run early: the finished games are written and the metadata says `"partial": true`.
+    """
     import pyarrow.parquet as pq
 
     from throne import ai
@@ -125,6 +132,7 @@ def run_selfplay(
     ai.bot_entry(game, bot)  # an unknown game or bot fails before any work starts
     if games < 1:
         raise ValueError(f"self-play needs at least one game, got {games}")
+    check_backend(backend, address, workers)
     spec = game_registry.get(game)
     players = spec.seats_default if players is None else players
     codec_options = spec.normalize_options(players, options)
@@ -136,29 +144,53 @@ def run_selfplay(
     path = out / "trajectories.parquet"
     rows = 0
     writer = None
+    waiting: dict[int, dict[str, Any]] = {}  # finished games not yet written (one before them is running)
+    written: list[int] = []
+
+    def write(result: dict[str, Any]) -> None:
+        nonlocal writer, rows
+        table = _table(result, width)
+        if writer is None:
+            writer = pq.ParquetWriter(path, table.schema, compression="zstd")
+        writer.write_table(table)
+        rows += table.num_rows
+        written.append(int(result["index"]))
+
+    bar = progress or Progress.off()
+    bar.start(games)
+    complete = False
     try:
-        for result in imap_games(play_selfplay, jobs, backend, address, workers=workers):
-            table = _table(result, width)
-            if writer is None:
-                writer = pq.ParquetWriter(path, table.schema, compression="zstd")
-            writer.write_table(table)
-            rows += table.num_rows
+        for position, result in imap_unordered(play_selfplay, jobs, backend, address, workers=workers):
+            waiting[position] = result
+            while len(written) in waiting:
+                write(waiting.pop(len(written)))
+            bar.advance()
+        complete = True
+    except KeyboardInterrupt:
+        pass
     finally:
+        bar.close(stopped=not complete)
+        for position in sorted(waiting):
+            write(waiting.pop(position))
         if writer is not None:
             writer.close()
+    if not written:
+        raise KeyboardInterrupt  # stopped before the first game ended: nothing to write
     meta = {
         "format": FORMAT,
         "game": game,
         "players": codec.num_players,
         "options": codec_options,
         "bot": bot,
-        "games": games,
+        "games": len(written),
         "seed": seed,
         "rows": rows,
         "observation_shape": list(codec.obs_shape),
         "num_actions": codec.num_actions,
         "files": {"trajectories": path.name},
     }
+    if len(written) < games:
+        meta.update(partial=True, games_planned=games, game_numbers=written)
     (out / "meta.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
     return meta
 

@@ -6,13 +6,25 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from throne import games
 from throne.games import GameSpec, OptionsError
-from throne.games.randomness import LEGACY_RNG
+from throne.games.randomness import LEGACY_RNG, RNG_VERSION, Seed
 
-__all__ = ["GameKind", "OptionsError", "bot_names", "game_ids", "kind_of", "rebuild"]
+if TYPE_CHECKING:
+    from throne.store.repo import GameInfo
+
+__all__ = [
+    "GameKind",
+    "OptionsError",
+    "bot_names",
+    "game_ids",
+    "initial_state",
+    "kind_of",
+    "rebuild",
+    "stored_seed",
+]
 
 
 def _quote(move: str) -> str:
@@ -36,8 +48,8 @@ class GameKind:
     def normalize_options(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
         return self.spec.normalize_options(players, options)
 
-    def new_state(self, seed: int, players: int, options: dict[str, Any]) -> Any:
-        return self.spec.new_state(seed, players, options, LEGACY_RNG)
+    def new_state(self, seed: Seed, players: int, options: dict[str, Any], rng: int = RNG_VERSION) -> Any:
+        return self.spec.new_state(seed, players, options, rng)
 
     def view(self, state: Any, seat: int | None) -> dict[str, Any]:
         return state.view(seat)
@@ -73,11 +85,24 @@ class GameKind:
         return self.spec.illegal_errors
 
 
-def rebuild(
-    kind: GameKind, seed: int, players: int, options: dict[str, Any], moves: Iterable[tuple[int, str]]
-) -> Any:
-    """The state after replaying a stored move log from the seed (crash recovery and replays)."""
-    return kind.spec.replay(seed, players, options, list(moves), LEGACY_RNG)
+def stored_seed(info: GameInfo) -> tuple[Seed, int]:
+    """The engine seed and generator version of a stored game: its secret, or for a game started before
+    secrets were stored, its integer seed with the legacy generator (so it replays exactly)."""
+    if info.secret is not None:
+        return info.secret, RNG_VERSION
+    return info.seed or 0, LEGACY_RNG
+
+
+def initial_state(kind: GameKind, info: GameInfo) -> Any:
+    """The state of a stored game before its first move."""
+    seed, rng = stored_seed(info)
+    return kind.new_state(seed, info.players, info.options, rng)
+
+
+def rebuild(kind: GameKind, info: GameInfo, moves: Iterable[tuple[int, str]]) -> Any:
+    """The state after replaying a stored move log from the game's seed (crash recovery and replays)."""
+    seed, rng = stored_seed(info)
+    return kind.spec.replay(seed, info.players, info.options, list(moves), rng)
 
 
 def game_ids() -> tuple[str, ...]:

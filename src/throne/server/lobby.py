@@ -21,17 +21,18 @@ from typing import Any, TypeVar
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
+from throne.games.randomness import new_secret
 from throne.server.config import Settings
 from throne.server.conn import Conn
 from throne.server.errors import ApiError
-from throne.server.games import GameKind, OptionsError, bot_names, kind_of, rebuild
+from throne.server.games import GameKind, OptionsError, bot_names, initial_state, kind_of, rebuild
 from throne.server.match import Match
 from throne.server.ratings_store import rating_hook
-from throne.server.resilience import CircuitBreaker
+from throne.server.resilience import Backoff, CircuitBreaker
 from throne.server.sessions import new_token, token_hash
 from throne.server.validate import first_bad_int
 from throne.store.models import User
-from throne.store.repo import GameInfo, NotOpen, Repo, SeatSpec, StoreUnavailable, is_read
+from throne.store.repo import Conflict, GameInfo, Repo, SeatSpec, StoreUnavailable, is_read
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -68,6 +69,7 @@ class Hub:
         self.rooms: dict[int, set[Conn]] = {}  # every connection of a game
         self.seated: dict[int, set[Conn]] = {}  # those that act for a seat (the rest are spectators)
         self._count_due: set[int] = set()  # games whose spectator count is about to be sent
+        self._background: set[asyncio.Task[None]] = set()
         self.matches: dict[int, Match] = {}
         self._finished: dict[int, tuple[GameInfo, Any]] = {}
         self._lock = asyncio.Lock()
@@ -161,7 +163,7 @@ class Hub:
                 info = await self.db(self.repo.get_game, game_id)
                 moves = await self.db(self.repo.moves, game_id)
                 kind = kind_of(info.game)
-                state = await self.cpu(rebuild, kind, info.seed or 0, info.players, info.options, moves)
+                state = await self.cpu(rebuild, kind, info, moves)
             except Exception:
                 log.exception("game %s cannot be rebuilt from its move log; left as it is", game_id)
                 continue
@@ -170,6 +172,8 @@ class Hub:
             log.info("game %s resumed at ply %d", game_id, info.ply)
 
     async def close(self) -> None:
+        for task in list(self._background):
+            task.cancel()
         for match in list(self.matches.values()):
             await match.stop()
         self.matches.clear()
@@ -186,14 +190,15 @@ class Hub:
         match.start()
         return match
 
-    async def choose_move(self, game: str, state: Any, seat: int, bot: str, *, seed: int, ply: int) -> str:
+    async def choose_move(self, game: str, state: Any, seat: int, bot: str, *, ply: int) -> str:
+        """A bot's move. The bot's seed is fresh entropy, unrelated to the game's secret."""
+        seed = _rng.randrange(2**63)
         if self.chooser is not None:
             return await self.chooser(game, state, seat, bot, seed=seed, ply=ply)
         from throne import ai
 
-        return await ai.choose_move_async(
-            game, state, seat, bot, seed=(seed + 7919 * ply) % (2**31), timeout=self.settings.bot_timeout
-        )
+        timeout = self.settings.bot_timeout
+        return await ai.choose_move_async(game, state, seat, bot, seed=seed, timeout=timeout)
 
     def rating_hook(self, info: GameInfo) -> Callable[..., None] | None:
         return rating_hook(info)
@@ -276,32 +281,58 @@ class Hub:
             self.repo.join_seat, game_id, seat, user_id=user.id, name=user.name, token_hash=token_hash(token)
         )
         self.broadcast_table(info)
-        info = await self.maybe_start(info)
+        # The seat is committed: whatever happens to the start, the token must reach its owner.
+        try:
+            info = await self.maybe_start(info)
+        except StoreUnavailable:
+            log.warning("game %s: the table is full but could not start now; retrying", game_id)
+            self._start_later(game_id)
         return info, token, place
+
+    def _start_later(self, game_id: int) -> None:
+        """Starts a full table whose start failed (store trouble), with backoff, in the background."""
+        backoff = Backoff(self.settings.retry_base, self.settings.retry_cap)
+
+        async def retry() -> None:
+            for _ in range(20):
+                await asyncio.sleep(backoff.failed())
+                try:
+                    await self.maybe_start(await self.db(self.repo.get_game, game_id))
+                    return
+                except StoreUnavailable:
+                    continue
+            log.error("game %s: a full table could not be started after 20 tries", game_id)
+
+        task = asyncio.create_task(retry())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def leave(self, game_id: int, token: str) -> GameInfo:
         info = await self.db(self.repo.leave_seat, game_id, token_hash(token))
         self.broadcast_table(info)
         return info
 
+    def invite_ok(self, info: GameInfo, invite: str | None) -> bool:
+        return bool(invite and secrets.compare_digest(invite.encode(), (info.invite or "").encode()))
+
     def check_invite(self, info: GameInfo, invite: str | None) -> None:
-        if info.private and not (invite and secrets.compare_digest(invite, info.invite or "")):
+        """A private table without its invite answers exactly like a game that does not exist."""
+        if info.private and not self.invite_ok(info, invite):
             raise ApiError(404, "not_found", f"no game {info.id}")
 
     async def maybe_start(self, info: GameInfo) -> GameInfo:
-        """A table whose seats are all taken starts: random seed, random seating."""
+        """A table whose seats are all taken starts: a fresh 128-bit secret, random seating."""
         if info.status != "open" or len(info.seats) < info.players:
             return info
         async with self._lock:
             order = list(range(info.players))
             _rng.shuffle(order)
-            seed = _rng.randrange(2**31)
             try:
-                started = await self.db(self.repo.start_game, info.id, seed, order)
-            except NotOpen:
+                started = await self.db(self.repo.start_game, info.id, new_secret(), order)
+            except Conflict:  # started meanwhile, or someone left since `info` was read: not full
                 return await self.db(self.repo.get_game, info.id)
             kind = kind_of(started.game)
-            state = kind.new_state(seed, started.players, started.options)
+            state = initial_state(kind, started)
             seat_of = {s.id: s.seat for s in started.seats}
             for conn in self.rooms.get(started.id, ()):
                 if conn.occupant is not None:
@@ -493,7 +524,7 @@ class Hub:
         if info.status != "finished":
             return None
         moves = await self.db(self.repo.moves, game_id)
-        state = await self.cpu(rebuild, kind_of(info.game), info.seed or 0, info.players, info.options, moves)
+        state = await self.cpu(rebuild, kind_of(info.game), info, moves)
         if game_id in self._finished:  # another request rebuilt it meanwhile
             return self._finished[game_id]
         if len(self._finished) >= 64:

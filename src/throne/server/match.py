@@ -239,7 +239,7 @@ class Match:
         try:
             info = await self.hub.db(self.hub.repo.get_game, self.game_id)
             moves = await self.hub.db(self.hub.repo.moves, self.game_id)
-            state = await self.hub.cpu(rebuild, self.kind, info.seed or 0, info.players, info.options, moves)
+            state = await self.hub.cpu(rebuild, self.kind, info, moves)
         except Exception as exc:
             delay = self.backoff.failed()
             self._reload_at = time.monotonic() + delay
@@ -276,9 +276,7 @@ class Match:
     async def _think(self, seat: int, bot: str) -> None:
         ply = self.ply
         try:
-            move = await self.hub.choose_move(
-                self.kind.name, self.state, seat, bot, seed=self.info.seed or 0, ply=ply
-            )
+            move = await self.hub.choose_move(self.kind.name, self.state, seat, bot, ply=ply)
         except asyncio.CancelledError:
             raise
         except Exception:

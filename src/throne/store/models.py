@@ -48,7 +48,8 @@ class Game(Base):
     rated: Mapped[bool] = mapped_column(Boolean, default=False)
     private: Mapped[bool] = mapped_column(Boolean, default=False)
     invite: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    seed: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    seed: Mapped[int | None] = mapped_column(BigInteger, nullable=True)  # legacy games (before secrets) only
+    secret: Mapped[str | None] = mapped_column(String(128), nullable=True)  # the deal's 128-bit secret, hex
     ply: Mapped[int] = mapped_column(Integer, default=0)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     creator_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)

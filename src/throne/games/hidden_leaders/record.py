@@ -21,7 +21,7 @@ def record(st: State) -> dict[str, Any]:
 
     result = None
     if st.phase == "over":
-        result = {"faction": scoring.winning_faction(st.red, st.green), "winner": scoring.winner(st)}
+        result = {"faction": scoring.result_faction(st), "winner": scoring.winner(st)}
     rec: dict[str, Any] = {
         "game": "hidden-leaders", "players": st.players, "variant": st.variant, "modules": list(st.modules),
         "seed": st.seed, "moves": [[s, m] for s, m in st.history], "result": result,

@@ -3,12 +3,24 @@
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any
+from typing import Any, Protocol
 
 from .. import legacy_rng
 from ..randomness import LEGACY_RNG, RNG_VERSION, Seed, check_seed, check_version, keyed, new_secret
 from . import effects as _effects  # noqa: F401  (registers the abilities)
-from .cards import CARDS, EMPEROR, LEADERS, MODULE_CARDS, MODULES, THRESHOLDS
+from .cards import (
+    BASE_LEADERS,
+    CARDS,
+    EMPEROR,
+    FACTIONS,
+    GUARDIAN_LEADERS,
+    GUARDIANS,
+    LEADER_POOL,
+    MODULES,
+    THRESHOLDS,
+    deck_cards,
+)
+from .fate import FATE_KINDS
 from .state import CONT, FILTERS, OPS, Cand, IllegalMoveError, State
 
 PROMPTS: dict[str, str] = {
@@ -26,6 +38,7 @@ PROMPTS: dict[str, str] = {
     "extra-play": "You may play 1 more non-Imperial card",
     "pile": "Choose the pile to draw 2 cards from",
     "mode": "Turn a face-down hero face up, or look at one",
+    "fate": "Choose 1 of your 2 Fate cards",
 }
 
 
@@ -52,9 +65,11 @@ def new_game(players: int = 4, seed: Seed | None = None, variant: str = "full",
     st = State()
     st.players, st.variant, st.seed, st.rng_version = players, variant, seed, rng
     st.modules = tuple(m for m in MODULES if m in mods)
-    deck = [c for m in st.modules for c in MODULE_CARDS[m]]
+    if "legends" in st.modules:
+        st.guardian = 1
+    deck = deck_cards(st.modules, players)
     if rng == LEGACY_RNG:
-        st.leaders, deck = _legacy_deal(seed, players, deck)
+        st.leaders, deck = _legacy_deal(seed, players, st.modules, deck)
         st.first = 0
     else:
         st.leaders = deal_leaders(st)
@@ -72,22 +87,40 @@ def new_game(players: int = 4, seed: Seed | None = None, variant: str = "full",
     return st
 
 
+class Shuffler(Protocol):
+    def shuffle(self, x: list[str]) -> None: ...
+
+
 def deal_leaders(st: State) -> list[str]:
-    """One leader per seat from the shuffled leaders (the generator of purpose ``"leaders"``)."""
-    leaders = list(LEADERS)
-    keyed(st.seed, "hidden-leaders/leaders").shuffle(leaders)
-    return leaders[: st.players]
+    """One leader per seat (the generator of purpose ``"leaders"``)."""
+    return pool_leaders(keyed(st.seed, "hidden-leaders/leaders"), st.players, st.modules)
 
 
-def _legacy_deal(seed: Seed, players: int, deck: list[str]) -> tuple[list[str], list[str]]:
+def pool_leaders(gen: Shuffler, players: int, modules: tuple[str, ...]) -> list[str]:
+    """The shuffled base leaders; with ``legends`` the secret leader pool of legends §2.2 (a base and b
+    Guardian leaders at random, shuffled together). The first ``players`` are dealt."""
+    if "legends" not in modules:
+        leaders = list(BASE_LEADERS)
+        gen.shuffle(leaders)
+        return leaders[:players]
+    a, b = LEADER_POOL[players]
+    base, guard = list(BASE_LEADERS), list(GUARDIAN_LEADERS)
+    gen.shuffle(base)
+    gen.shuffle(guard)
+    pool = base[:a] + guard[:b]
+    gen.shuffle(pool)
+    return pool[:players]
+
+
+def _legacy_deal(seed: Seed, players: int, modules: tuple[str, ...],
+                 deck: list[str]) -> tuple[list[str], list[str]]:
     """Generator version 1: ``random.Random(seed)`` shuffles the leaders, then the deck."""
     if not isinstance(seed, int):
         raise ValueError(f"the legacy generator takes an integer seed, not {seed!r}")
     gen = legacy_rng.dealer(seed)
-    leaders = list(LEADERS)
-    gen.shuffle(leaders)
+    leaders = pool_leaders(gen, players, modules)
     gen.shuffle(deck)
-    return leaders[:players], deck
+    return leaders, deck
 
 
 # ---------------------------------------------------------------------------------------------- decisions
@@ -179,7 +212,9 @@ def explain(st: State, move: str) -> str:
     words = move.split()
     if not words:
         return f"empty move; {who}"
-    unknown = [w for w in words if "-" in w and w not in CARDS and ":" not in w and w[0] not in "RG"]
+    names = (*FACTIONS, GUARDIANS, *FATE_KINDS)
+    unknown = [w for w in words if "-" in w and w not in CARDS and ":" not in w and w[0] not in "RG"
+               and w not in names]
     if unknown:
         return f"{move!r}: unknown card id {unknown[0]!r}; {who}"
     if kind in ("action", "setup", "discard", "extra-play", "pick-hand"):
@@ -247,7 +282,7 @@ def public_form(st: State, kind: str, move: str) -> str:
         return f"discard {n} card{'s' if n > 1 else ''}"
     if kind == "discard":
         return "discard 1 card"
-    if st.phase == "resolve" and st.stack[-1].get("secret"):
+    if st.phase == "resolve" and st.stack[-1].get("secret") and move != "skip":
         return move.split()[0] + " card"
     return move
 
@@ -358,5 +393,9 @@ def _end_turn(st: State) -> None:
             if c is None:
                 break
             st.tavern[i] = c
-    st.turn = (st.turn + 1) % st.players
+    nxt = (st.turn + 1) % st.players
+    while nxt in st.skips:  # a skipped turn (legends §5.3): no action, no draw, no refill
+        st.skips.remove(nxt)
+        nxt = (nxt + 1) % st.players
+    st.turn = nxt
     st.phase = "action"

@@ -20,7 +20,7 @@ from typing import Any
 from .. import legacy_rng
 from ..api import Outcome
 from ..randomness import LEGACY_RNG, RNG_VERSION, KeyedRandom, Seed, keyed
-from .cards import CARDS, KEEPER, MARKER_OPTIONS, is_of
+from .cards import CARDS, GUARDIAN_CARDS, KEEPER, MARKER_OPTIONS, is_of
 
 CARD_NO: dict[str, int] = {c: i for i, c in enumerate(CARDS)}
 
@@ -89,6 +89,7 @@ class State:
         "first",
         "graveyard",
         "green",
+        "guardian",
         "hands",
         "harbor",
         "history",
@@ -103,6 +104,7 @@ class State:
         "rng_version",
         "seed",
         "setup_seat",
+        "skips",
         "stack",
         "tavern",
         "track",
@@ -124,6 +126,10 @@ class State:
         self.first = 0
         self.red = 4
         self.green = 4
+        #: the Guardian marker (legends §2.3); None when the module is off
+        self.guardian: int | None = None
+        #: seats that skip their next turn (Possessed Poodle, legends §5.3)
+        self.skips: list[int] = []
         self.leaders: list[str] = []
         self.hands: list[list[str]] = []
         self.parties: list[list[tuple[str, bool]]] = []
@@ -156,6 +162,7 @@ class State:
         s.players, s.variant, s.modules, s.seed = self.players, self.variant, self.modules, self.seed
         s.rng_version, s.draws, s.first = self.rng_version, self.draws, self.first
         s.red, s.green, s.turn, s.phase = self.red, self.green, self.turn, self.phase
+        s.guardian, s.skips = self.guardian, self.skips[:]
         s.setup_seat = self.setup_seat
         s.leaders = self.leaders[:]
         s.hands = [h[:] for h in self.hands]
@@ -217,6 +224,11 @@ class State:
             else:
                 self.green = min(12, max(1, self.green + d))
 
+    def move_guardian(self, d: int) -> None:
+        """Move the Guardian marker (legends §2.3), clamped to 1..12; nothing without the module."""
+        if self.guardian is not None:
+            self.guardian = min(12, max(1, self.guardian + d))
+
     def marker(self, me: int, card: str | None, options: list[list[tuple[str, int]]], choice: bool,
                chooser: int | None = None) -> None:
         """Apply a marker effect: one fixed option moves at once, a choice becomes a decision."""
@@ -256,6 +268,8 @@ class State:
         cannot choose a card of the resolution chain (rule book §4, ruling).
         """
         self.chain.append(card)
+        if card in GUARDIAN_CARDS:  # +2 once the card, and every Fate it caused, has resolved (legends §2.3)
+            self.stack.append({"op": "guardian-up"})
         self.stack.append({"op": "chain-pop"})
         if card in ABILITIES:
             fr: Frame = {"op": "ability", "me": me, "card": card}
@@ -354,16 +368,23 @@ class State:
     def others(self, me: int) -> list[int]:
         return [p for p in range(self.players) if p != me]
 
-    def bury(self, p: int, idx: int) -> None:
-        """Bury a party hero (Keeper of Discord may turn a face-up one face down instead)."""
+    def bury(self, p: int, idx: int, by: int) -> None:
+        """Bury a party hero for the burying seat ``by`` (Keeper of Discord may turn a face-up one face down
+        instead). A buried Guardian card makes ``by`` resolve a Fate (legends §2.4)."""
         card, up = self.parties[p][idx]
         if up and card != KEEPER and any(c == KEEPER and u for c, u in self.parties[p]):
             self.parties[p][idx] = (card, False)
             self.moved(card, None, f"d{p}", None)
             return
         del self.parties[p][idx]
-        self.graveyard.insert(0, card)
+        self.to_graveyard(card, by)
         self.moved(card, None if up else f"d{p}", None, None)
+
+    def to_graveyard(self, card: str, by: int) -> None:
+        """Put ``card`` face up on top of the Graveyard (a bury); a Guardian card triggers a Fate."""
+        self.graveyard.insert(0, card)
+        if card in GUARDIAN_CARDS:
+            _fate.push_fate(self, by, card)
 
     def turn_over(self, p: int, idx: int) -> None:
         card, up = self.parties[p][idx]
@@ -392,8 +413,11 @@ class State:
         return self.phase == "over"
 
     @property
-    def markers(self) -> tuple[int, int]:
-        return (self.red, self.green)
+    def markers(self) -> tuple[int, ...]:
+        """(red, green), or (red, green, guardian) with the ``legends`` module."""
+        if self.guardian is None:
+            return (self.red, self.green)
+        return (self.red, self.green, self.guardian)
 
     @property
     def to_play(self) -> int | None:
@@ -425,7 +449,7 @@ class State:
 
     @property
     def winning_faction(self) -> str | None:
-        return _scoring.winning_faction(self.red, self.green) if self.phase == "over" else None
+        return _scoring.result_faction(self) if self.phase == "over" else None
 
     @property
     def winner(self) -> int | None:
@@ -449,10 +473,12 @@ class State:
         return _record.record(self)
 
     def __repr__(self) -> str:
+        gm = "" if self.guardian is None else f"/guardian{self.guardian}"
         return (f"<hidden-leaders players={self.players} turn={self.turn} phase={self.phase} "
-                f"markers=R{self.red}/G{self.green}>")
+                f"markers=R{self.red}/G{self.green}{gm}>")
 
 
+from . import fate as _fate  # noqa: E402
 from . import record as _record  # noqa: E402
 from . import rules as _rules  # noqa: E402
 from . import scoring as _scoring  # noqa: E402

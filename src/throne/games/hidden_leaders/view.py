@@ -6,7 +6,19 @@ import random
 from typing import Any
 
 from ..randomness import LEGACY_RNG, RNG_VERSION, KeyedRandom, SeedError, check_seed, check_version
-from .cards import CARDS, EMPEROR, LEADERS, MODULE_CARDS, MODULES, THRESHOLDS, is_of
+from .cards import (
+    BASE_LEADERS,
+    CARDS,
+    EMPEROR,
+    GUARDIAN_LEADERS,
+    LEADER_POOL,
+    LEADERS,
+    MODULES,
+    THRESHOLDS,
+    deck_cards,
+    is_of,
+)
+from .fate import FATE_KINDS, draw_fates, fate_view, is_fate
 from .state import State
 
 Rng = random.Random | KeyedRandom
@@ -25,6 +37,8 @@ def _where(zone: str) -> str:
 def _pending(st: State) -> tuple[list[str], int | None]:
     """Cards held by the resolution (drawn, looked at, taken) and the only seat that sees them (None: all)."""
     for fr in reversed(st.stack):
+        if is_fate(fr):
+            continue
         if "hid" in fr:
             return list(fr["hid"]), fr["seat"]
         if "pub" in fr:
@@ -32,10 +46,17 @@ def _pending(st: State) -> tuple[list[str], int | None]:
     return [], None
 
 
+def _markers(st: State) -> dict[str, int]:
+    m = {"red": st.red, "green": st.green}
+    if st.guardian is not None:
+        m["guardian"] = st.guardian
+    return m
+
+
 def to_json(st: State) -> dict[str, Any]:
     d: dict[str, Any] = {
         "game": "hidden-leaders", "players": st.players, "variant": st.variant, "modules": list(st.modules),
-        "markers": {"red": st.red, "green": st.green},
+        "markers": _markers(st),
         "leaders": list(st.leaders),
         "hands": [list(h) for h in st.hands],
         "parties": [[{"card": c, "up": u} for c, u in p] for p in st.parties],
@@ -46,6 +67,8 @@ def to_json(st: State) -> dict[str, Any]:
         "history": [[s, m] for s, m in st.history],
         "last": list(st.last) if st.last else None,
     }
+    if st.guardian is not None:
+        d["skips"] = list(st.skips)
     if st.rng_version != LEGACY_RNG:  # legacy states keep their old shape exactly
         d.update(rng=st.rng_version, draws=st.draws, first=st.first)
     if st.phase == "resolve":
@@ -70,14 +93,26 @@ def from_json(data: dict[str, Any]) -> State:
         if st.variant not in THRESHOLDS:
             raise _fail(f"unknown variant {st.variant!r}")
         st.modules = tuple(data["modules"])
-        if "core" not in st.modules or any(m not in MODULES for m in st.modules):
+        if "core" not in st.modules or any(m not in MODULES for m in st.modules) or list(st.modules) != [
+                m for m in MODULES if m in st.modules]:
             raise _fail(f"bad modules {list(st.modules)!r}")
+        legends = "legends" in st.modules
         st.red, st.green = int(data["markers"]["red"]), int(data["markers"]["green"])
         if not (1 <= st.red <= 12 and 1 <= st.green <= 12):
             raise _fail("markers must be on spaces 1..12")
+        if legends:
+            st.guardian = int(data["markers"]["guardian"])
+            if not 1 <= st.guardian <= 12:
+                raise _fail("markers must be on spaces 1..12")
+            st.skips = sorted({int(p) for p in data.get("skips", [])})
+            if any(not 0 <= p < st.players for p in st.skips):
+                raise _fail(f"bad skips {st.skips!r}")
+        elif "guardian" in data["markers"] or data.get("skips"):
+            raise _fail("the Guardian marker and skipped turns need the 'legends' module")
         st.leaders = list(data["leaders"])
         if len(st.leaders) != st.players or len(set(st.leaders)) != st.players or any(
-                x not in LEADERS for x in st.leaders):
+                x not in LEADERS for x in st.leaders) or not _leaders_possible(st.leaders, st.players,
+                                                                               legends):
             raise _fail(f"bad leaders {st.leaders!r}")
         st.hands = [list(h) for h in data["hands"]]
         st.parties = [[(e["card"], bool(e["up"])) for e in p] for p in data["parties"]]
@@ -124,15 +159,27 @@ def from_json(data: dict[str, Any]) -> State:
     cards += [c for c in st.tavern if c is not None] + st.harbor + st.wilderness + st.graveyard
     cards += _pending(st)[0] if st.phase == "resolve" else []
     cards += [fr["held"] for fr in st.stack if "held" in fr]
-    expected = sorted([EMPEROR, *(c for m in st.modules for c in MODULE_CARDS[m])])
+    expected = sorted([EMPEROR, *deck_cards(st.modules, st.players)])
     if sorted(cards) != expected:
         extra = sorted(set(cards) - set(expected)) or sorted(c for c in set(cards) if cards.count(c) > 1)
         missing = sorted(set(expected) - set(cards))
         raise _fail(f"the cards do not match the modules (unexpected/duplicated {extra[:3]}, "
                     f"missing {missing[:3]})")
+    for fr in st.stack:
+        if is_fate(fr) and (len(fr.get("hid", ())) != 2 or any(k not in FATE_KINDS for k in fr["hid"])):
+            raise _fail(f"a pending Fate holds 2 Fate kinds, not {fr.get('hid')!r}")
     if st.phase == "setup":
         st.setup_seat = next((p for p in range(st.players) if not st.parties[p]), 0)
     return st
+
+
+def _leaders_possible(leaders: list[str], players: int, legends: bool) -> bool:
+    """Whether the deal could give these leaders (legends §2.2: a pool of a base and b Guardian leaders)."""
+    guard = sum(1 for x in leaders if x in GUARDIAN_LEADERS)
+    if not legends:
+        return guard == 0
+    a, b = LEADER_POOL[players]
+    return guard <= b and players - guard <= a
 
 
 def view(st: State, seat: int | None) -> dict[str, Any]:
@@ -149,7 +196,7 @@ def view(st: State, seat: int | None) -> dict[str, Any]:
         "game": "hidden-leaders", "players": st.players, "variant": st.variant, "modules": list(st.modules),
         "threshold": THRESHOLDS[st.variant][st.players],
         "seat": seat,
-        "markers": {"red": st.red, "green": st.green},
+        "markers": _markers(st),
         "leaders": [x if (over or p == seat) else None for p, x in enumerate(st.leaders)],
         "hands": [list(h) if (over or p == seat) else {"count": len(h)} for p, h in enumerate(st.hands)],
         "parties": [
@@ -166,6 +213,12 @@ def view(st: State, seat: int | None) -> dict[str, Any]:
         "known": [],
         "last_move": {"seat": st.last[0], "move": st.last[1]} if st.last else None,
     }
+    if st.guardian is not None:
+        a, b = LEADER_POOL[st.players]
+        d["skips"] = list(st.skips)
+        d["leader_pool"] = {"base": a, "guardians": b}  # the sizes are public, the leaders are not
+        d["fate"] = fate_view(st, None if over else seat)
+        d["live_faction"] = scoring.public_faction(st)
     if seat is not None:
         known = []
         for c, z in sorted(st.known[seat].items()):
@@ -180,7 +233,7 @@ def view(st: State, seat: int | None) -> dict[str, Any]:
         d["decision"] = None
         d["legal_moves"] = []
         d["scores"] = scoring.scores(st)
-        d["winning_faction"] = scoring.winning_faction(st.red, st.green)
+        d["winning_faction"] = scoring.result_faction(st)
         d["winner"] = scoring.winner(st)
     else:
         who, kind, card, _, _ = rules.decision(st)
@@ -282,7 +335,7 @@ def _redeal(st: State, seat: int, rng: Rng | _Sorted) -> State:
             pool.append(c)
             slots.append(("w", 0, i))
     for k, fr in enumerate(st.stack):
-        if "hid" in fr and fr["seat"] != seat:
+        if "hid" in fr and fr["seat"] != seat and not is_fate(fr):
             for i, c in enumerate(fr["hid"]):
                 pool.append(c)
                 slots.append(("L", k, i))
@@ -309,8 +362,28 @@ def _redeal(st: State, seat: int, rng: Rng | _Sorted) -> State:
     for q in range(st.players):
         if q != seat:
             s.known[q] = {mapping.get(c, c): z for c, z in st.known[q].items()}
-    others = [x for x in LEADERS if x != st.leaders[seat]]
-    rng.shuffle(others)
+    for k, fr in enumerate(s.stack):  # another seat's drawn Fate cards: 2 at random from the deck
+        if is_fate(fr) and fr["seat"] != seat:
+            s.stack[k] = {**fr, "hid": draw_fates(rng)}
+    others = _other_leaders(st, seat, rng)
     it = iter(others)
     s.leaders = [x if p == seat else next(it) for p, x in enumerate(st.leaders)]
     return s
+
+
+def _other_leaders(st: State, seat: int, rng: Rng | _Sorted) -> list[str]:
+    """The other seats' leaders, drawn from the exact posterior (legends §2.2): a fresh pool that contains
+    the seat's own leader, each such pool equally likely, dealt at random."""
+    own = st.leaders[seat]
+    if "legends" not in st.modules:
+        others = [x for x in BASE_LEADERS if x != own]
+    else:
+        a, b = LEADER_POOL[st.players]
+        guard = own in GUARDIAN_LEADERS
+        base = [x for x in BASE_LEADERS if x != own]
+        gl = [x for x in GUARDIAN_LEADERS if x != own]
+        rng.shuffle(base)
+        rng.shuffle(gl)
+        others = base[:a - (0 if guard else 1)] + gl[:b - (1 if guard else 0)]
+    rng.shuffle(others)
+    return others
