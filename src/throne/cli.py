@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import contextlib
 import json
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+
+from throne import extras
 
 if TYPE_CHECKING:
     from throne.progress import Progress, Stop
@@ -191,6 +194,7 @@ def arena(
 
     Ctrl-C prints the results of the finished games, marked partial (exit status 130).
     """
+    _backend_needs(backend, "arena")
     from throne.ai import AIError
     from throne.runlog import RunLogError
     from throne.scaleout import arena as arena_mod
@@ -259,6 +263,8 @@ def tournament(
 
     Ctrl-C rates the finished games and writes the report, marked partial (exit status 130).
     """
+    extras.require("rl", "`throne tournament`", ("numpy", "matplotlib"))
+    _backend_needs(backend, "tournament")
     from throne.scaleout import tournament as tour
 
     spec = _spec(game)
@@ -307,6 +313,8 @@ def selfplay(
 
     Ctrl-C writes the finished games, marked partial in meta.json (exit status 130).
     """
+    extras.require("rl", "`throne selfplay`")
+    _backend_needs(backend, "selfplay")
     from throne.scaleout.selfplay import run_selfplay
 
     spec = _spec(game)
@@ -348,6 +356,7 @@ def serve(
     ] = None,
 ) -> None:
     """Run the web app and game server (migrations run first)."""
+    extras.require("server", "`throne serve`")
     from throne.server import run
 
     run.serve(host, port, run.make_settings(database, data_dir, abandon_timeout))
@@ -363,14 +372,32 @@ def db_upgrade(
     data_dir: Annotated[Path | None, typer.Option(help="Data directory (default ./data).")] = None,
 ) -> None:
     """Apply every database migration."""
+    extras.require("server", "`throne db upgrade`")
     from throne.server import run
 
     url = run.db_upgrade(run.make_settings(database, data_dir))
     typer.echo(f"database at head: {url.split('@')[-1]}")
 
 
+def _backend_needs(backend: str, command: str) -> None:
+    if backend == "ray":
+        extras.require("ray", f"`throne {command} --backend ray`")
+
+
 def main() -> None:
-    app()
+    """The `throne` command; a missing optional extra is one line on stderr and exit status 1."""
+    try:
+        app()
+    except extras.MissingExtra as exc:
+        print(exc, file=sys.stderr)
+        sys.exit(1)
+    except ModuleNotFoundError as exc:
+        extra = extras.extra_of(exc.name)
+        if extra is None:
+            raise
+        command = " ".join(["throne", *sys.argv[1:2]])
+        print(extras.message(extra, f"`{command}`"), file=sys.stderr)
+        sys.exit(1)
 
 
 if __name__ == "__main__":

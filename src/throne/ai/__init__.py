@@ -6,7 +6,7 @@ Matches of many games (arena, tournaments) live in `throne.scaleout`.
 from throne import ai
 ai.bot_names("leaders")                      # bots and levels
 bot = ai.make_bot("leaders", "hard", seed=1)
-move = bot.choose(state, state.to_play)      # in this process
+move = bot.choose(ai.seat_state("leaders", state, seat), seat)      # in this process, blind to secrets
 move = ai.choose_move("leaders", state, state.to_play, "hard", seed=1, timeout=5.0)   # in a worker
 ```
 """
@@ -31,6 +31,7 @@ from throne.ai.registry import (
     register_bot,
     register_game,
     register_level,
+    seat_state,
     unregister_bot,
 )
 from throne.ai.worker import choose_move, choose_move_async, shutdown
@@ -53,6 +54,7 @@ __all__ = [
     "register_bot",
     "register_game",
     "register_level",
+    "seat_state",
     "shutdown",
     "unregister_bot",
 ]

@@ -14,39 +14,47 @@ from throne.ai.registry import register_bot, register_level
 from throne.games import GameSpec
 
 
+def _blind_to_the_deck(bot: Any, seed: int) -> Any:
+    """A Leaders searcher that plays in a world with the unseen deck dealt again from its own generator."""
+    from throne.ai.worlds import SampledWorldBot
+    from throne.games.leaders import redeal
+
+    return SampledWorldBot(bot, redeal, seed)
+
+
 def leaders_greedy(seed: int = 0, budget: Budget | None = None, name: str = "greedy") -> Any:
     from throne.ai.greedy import GreedyBot
     from throne.ai.leaders_eval import OPS
 
-    return GreedyBot(seed, budget, name, ops=OPS)
+    return _blind_to_the_deck(GreedyBot(seed, budget, name, ops=OPS), seed)
 
 
 def leaders_mcts(seed: int = 0, budget: Budget | None = None, name: str = "mcts") -> Any:
     from throne.ai.leaders_eval import OPS
     from throne.ai.mcts import MctsBot
 
-    return MctsBot(seed, budget, name, ops=OPS)
+    return _blind_to_the_deck(MctsBot(seed, budget, name, ops=OPS), seed)
 
 
 def leaders_alphabeta(seed: int = 0, budget: Budget | None = None, name: str = "alphabeta") -> Any:
     from throne.ai.alphabeta import AlphaBetaBot
     from throne.ai.leaders_eval import OPS
 
-    return AlphaBetaBot(seed, budget, name, ops=OPS)
+    return _blind_to_the_deck(AlphaBetaBot(seed, budget, name, ops=OPS), seed)
 
 
 def leaders_turns(seed: int = 0, budget: Budget | None = None, name: str = "turns") -> Any:
     from throne.ai.alphabeta import TurnSearchBot
     from throne.ai.leaders_eval import OPS
 
-    return TurnSearchBot(seed, budget, name, ops=OPS, diverse=True)
+    return _blind_to_the_deck(TurnSearchBot(seed, budget, name, ops=OPS, diverse=True), seed)
 
 
 def leaders_quickturns(seed: int = 0, budget: Budget | None = None, name: str = "quickturns") -> Any:
     from throne.ai.alphabeta import TurnSearchBot
     from throne.ai.leaders_eval import OPS
 
-    return TurnSearchBot(seed, budget, name, ops=OPS)
+    return _blind_to_the_deck(TurnSearchBot(seed, budget, name, ops=OPS), seed)
 
 
 def hidden_greedy(seed: int = 0, budget: Budget | None = None, name: str = "greedy") -> Any:

@@ -14,9 +14,10 @@ class GameAdapter:
     """One registered game, with the options its new games use; picklable (the spec's functions are
     module-level), so a job can carry it into a worker process that never saw the registration.
 
-    `dump` turns a state into plain data that crosses a process boundary and `load` rebuilds the full state
-    from it (for Hidden Leaders the full state, secrets included: the bot itself only looks through
-    `view(seat)`/`determinize(seat)`).
+    `dump` turns a state into plain data that crosses a process boundary and `load` rebuilds the state from
+    it. `blind(state, seat)` is what a bot of `seat` is sent instead: only what that seat may know (Leaders:
+    the record with the unseen deck in sorted order; Hidden Leaders: the seat's canonical world), so a bot
+    worker never holds a secret. Games without hidden information leave it out (the full dump is sent).
     """
 
     spec: GameSpec
@@ -29,6 +30,11 @@ class GameAdapter:
     @property
     def players(self) -> tuple[int, ...]:
         return self.spec.players
+
+    def payload_for(self, state: Any, seat: int) -> Any:
+        """What a bot of `seat` receives: the spec's `blind(state, seat)`, or the full dump of a game
+        without secrets."""
+        return self.spec.blind_state(state, seat)
 
     @property
     def default_players(self) -> int:

@@ -137,6 +137,12 @@ def bot_names(game: str) -> list[str]:
     return [n for n, e in bots.items() if not e.level] + [n for n, e in bots.items() if e.level]
 
 
+def seat_state(game: str, state: Any, seat: int) -> Any:
+    """What a bot of `seat` may search: the state rebuilt from only what that seat knows (no secrets)."""
+    adapter = game_adapter(game)
+    return adapter.load(adapter.payload_for(state, seat))
+
+
 def make_bot(game: str, name_or_level: str, *, seed: int = 0) -> Bot:
     """A fresh bot; for a level it carries the level's budget as its default."""
     return bot_entry(game, name_or_level).build(seed)

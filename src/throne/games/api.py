@@ -171,6 +171,8 @@ class GameSpec:
       still looks only through `view(seat)` and the engine's determinisation); by default the record.
     - `public_move(state)` is what spectators are told of the last move played in `state` (None for
       nothing); by default the move itself, which is only right when `secret_moves` is False.
+    - `blind(state, seat)` is what a bot of `seat` is sent instead of `dump(state)`: only what that seat
+      may know, still loadable by `load` (games without secrets leave it out: the full dump is sent).
     - `reveal(state)` is everything about a state, secrets included, for replays of finished games; by
       default the spectators' view (right when the game has no secret).
     - `check_options(players, options)` lets the engine refuse combinations of valid options.
@@ -193,6 +195,7 @@ class GameSpec:
     load: Callable[[Any], Any] | None = None
     public_move: Callable[[Any], str | None] | None = None
     reveal: Callable[[Any], dict[str, Any]] | None = None
+    blind: Callable[[Any, int], Any] | None = None
     check_options: Callable[[int, dict[str, Any]], None] = _no_check
     fast_path: str | None = None
     warmup: tuple[str, ...] = ()
@@ -279,6 +282,9 @@ class GameSpec:
 
     def load_state(self, data: Any) -> Any:
         return (self.load or self.from_record)(data)
+
+    def blind_state(self, state: Any, seat: int) -> Any:
+        return self.dump_state(state) if self.blind is None else self.blind(state, seat)
 
     def reveal_state(self, state: Any) -> dict[str, Any]:
         return self.reveal(state) if self.reveal is not None else state.view(None)

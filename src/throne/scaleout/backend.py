@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any, TypeVar
 
+from throne.extras import require
+
 J = TypeVar("J")
 R = TypeVar("R")
 
@@ -145,10 +147,9 @@ def _kill_pool(pool: ProcessPoolExecutor) -> None:
 def _run_ray(
     fn: Callable[[Any], Any], jobs: list[Any], address: str | None, workers: int | None
 ) -> Iterator[tuple[int, Any]]:
-    try:
-        import ray
-    except ImportError as exc:  # pragma: no cover - depends on the installed extras
-        raise BackendError("the Ray backend needs the [ray] extra (pip install 'throne[ray]')") from exc
+    require("ray", "the Ray backend")
+    import ray
+
     started_here = not ray.is_initialized()
     if started_here:
         if address is None:

@@ -26,11 +26,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
+from throne.extras import require
 from throne.games import registry as game_registry
 from throne.progress import Progress
 from throne.scaleout.backend import check_backend, imap_unordered
+
+require("rl", "`throne.scaleout.selfplay`")
+
+import numpy as np  # noqa: E402 - after the check of the extra
 
 FORMAT = "throne-selfplay-1"
 

@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from throne.server import validate
+from throne.server.auth import session_user
 from throne.server.conn import Conn
 from throne.server.errors import ApiError
 from throne.server.lobby import Hub
@@ -115,7 +116,8 @@ class _Session:
                 return
             occupant = seat.id
         elif not spectate and self._same_origin():
-            uid = self.ws.app.state.signer.load(self.ws.cookies.get(COOKIE))
+            user = await session_user(hub, self.ws.app.state.signer, self.ws.cookies.get(COOKIE))
+            uid = None if user is None else user.id
             occupant = next(
                 (s.id for s in info.seats if uid is not None and s.user_id == uid and s.kind == "human"), None
             )

@@ -34,6 +34,8 @@ class User(Base):
     name: Mapped[str] = mapped_column(String(64))
     username: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
     password_hash: Mapped[str | None] = mapped_column(String(255), nullable=True)
+    # Sessions carry the epoch they were made in; raising it revokes them all (logout, password change).
+    session_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

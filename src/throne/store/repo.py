@@ -198,9 +198,20 @@ class Repo:
         with self.db.sessions() as s:
             return s.scalar(select(User).where(func.lower(User.username) == username.lower()))
 
-    def set_password_hash(self, user_id: int, password_hash: str) -> None:
+    def set_password_hash(self, user_id: int, password_hash: str) -> int:
+        """Stores a new password hash and revokes every session; returns the new session epoch."""
         with self.db.sessions.begin() as s:
-            s.execute(update(User).where(User.id == user_id).values(password_hash=password_hash))
+            s.execute(
+                update(User)
+                .where(User.id == user_id)
+                .values(password_hash=password_hash, session_epoch=User.session_epoch + 1)
+            )
+            return s.scalar(select(User.session_epoch).where(User.id == user_id)) or 0
+
+    def revoke_sessions(self, user_id: int) -> None:
+        """Ends every session of the user (each cookie names an older epoch from now on)."""
+        with self.db.sessions.begin() as s:
+            s.execute(update(User).where(User.id == user_id).values(session_epoch=User.session_epoch + 1))
 
     # ---- games and seats ---------------------------------------------------------------------------------
     def create_game(

@@ -23,13 +23,14 @@ OutputFn = Callable[[str], None]
 def _bot_move(state: hl.State, seat: int, opponent: str, rng: random.Random) -> str:
     """The move of a bot seat: any bot or level of ``throne.ai`` (``throne bots hidden-leaders``).
 
-    The bot is handed the full state but reads it only through ``view(seat)`` and ``determinize(seat)``.
+    The bot is handed only what ``seat`` knows (``ai.seat_state``), never the full state.
     """
     if opponent == "random":
         return rng.choice(state.legal_moves())
     if opponent not in OPPONENTS:
         raise ValueError(f"unknown opponent {opponent!r}: available opponents are {', '.join(OPPONENTS)}")
-    return ai.make_bot("hidden-leaders", opponent, seed=rng.randrange(2**31)).choose(state, seat)
+    bot = ai.make_bot("hidden-leaders", opponent, seed=rng.randrange(2**31))
+    return bot.choose(ai.seat_state("hidden-leaders", state, seat), seat)
 
 
 def _name(card: str | None) -> str:

@@ -46,7 +46,8 @@ def _bot_move(state: leaders.State, opponent: str, rng: random.Random) -> str:
     except ai.UnknownBotError:
         names = ", ".join(ai.bot_names("leaders"))
         raise ValueError(f"unknown opponent {opponent!r} for Leaders: use 'human' or {names}") from None
-    return bot.choose(state, state.to_play)
+    seat = state.to_play
+    return bot.choose(ai.seat_state("leaders", state, seat), seat)  # blind to the unseen deck order
 
 
 def _cell_label(state: leaders.State) -> dict[str, Text]:

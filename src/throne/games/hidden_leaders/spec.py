@@ -32,6 +32,10 @@ def _dump(state: State) -> dict[str, Any]:
     return state.to_json()
 
 
+def _blind(state: State, seat: int) -> dict[str, Any]:
+    return state.blind(seat).to_json()  # the seat's canonical world: nothing it cannot know
+
+
 def _public_move(state: State) -> str | None:
     return state.last[1] if state.last else None  # the engine keeps only the public form of a move
 
@@ -54,6 +58,7 @@ SPEC = GameSpec(
     dump=_dump,
     load=from_json,
     public_move=_public_move,
+    blind=_blind,
     reveal=_dump,
     check_options=_check,
     fast_path="throne.games.hidden_leaders.fast",
