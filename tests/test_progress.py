@@ -8,7 +8,7 @@ import signal
 
 import pytest
 
-from throne.progress import Progress, stop_on_signals
+from throne.progress import Progress, shielded, stop_on_signals
 
 
 class Tty(io.StringIO):
@@ -78,3 +78,14 @@ def test_signals_become_one_interrupt(signum: int) -> None:
         signal.pthread_sigmask(signal.SIG_BLOCK, [])  # a point where Python runs the handler
     assert stop.signum == signum and stop.exit_code == 128 + signum
     assert signal.getsignal(signal.SIGTERM) == before
+
+
+def test_a_shielded_block_finishes_before_the_interrupt() -> None:
+    steps = []
+    with pytest.raises(KeyboardInterrupt), stop_on_signals() as stop:
+        with shielded():
+            os.kill(os.getpid(), signal.SIGINT)
+            signal.pthread_sigmask(signal.SIG_BLOCK, [])
+            steps.append("recorded")
+        steps.append("not reached")
+    assert steps == ["recorded"] and stop.signum == signal.SIGINT

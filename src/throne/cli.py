@@ -189,6 +189,7 @@ def arena(
     backend: Annotated[str, typer.Option(help="'pool' (local processes), 'ray' or 'serial'.")] = "pool",
     address: Annotated[str | None, typer.Option(help="Ray cluster address (with --backend ray).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", help=QUIET_HELP)] = False,
+    modules: Annotated[str | None, typer.Option(help="Shortcut for --option modules=...")] = None,
 ) -> None:
     """Play bots against each other; prints win rates with 95% confidence intervals.
 
@@ -201,7 +202,7 @@ def arena(
     from throne.scaleout.backend import BackendError
 
     spec = _spec(game)
-    players, options = _options(spec, players, option)
+    players, options = _options(spec, players, option, modules=modules)
     with _stoppable() as stop:
         try:
             report = arena_mod.run_arena(
@@ -210,7 +211,7 @@ def arena(
                 bot_b,
                 games=games,
                 players=players,
-                options=options,
+                options=options if (option or modules) else None,
                 jobs=jobs,
                 seed=seed,
                 save=save,
@@ -219,7 +220,7 @@ def arena(
                 backend=backend,
                 address=address,
             )
-        except (AIError, BackendError, RunLogError) as exc:
+        except (AIError, BackendError, RunLogError, ValueError) as exc:
             raise typer.BadParameter(str(exc)) from exc
     typer.echo(json.dumps(report, indent=1) if as_json else arena_mod.format_report(report))
     if report.get("partial"):

@@ -4,7 +4,8 @@
 score): a live rich bar when its stream is a terminal, otherwise a plain line every `THRONE_PROGRESS_EVERY`
 seconds (default 10) and one at the end, nothing when quiet. The runs (arena, tournament, self-play, bench)
 take one and report to it; the command line chooses the kind. `stop_on_signals` turns SIGTERM into the
-same `KeyboardInterrupt` as Ctrl-C, so that a run stops the same way for both and keeps what it finished.
+same `KeyboardInterrupt` as Ctrl-C, so that a run stops the same way for both and keeps what it finished;
+`shielded` holds either signal back while a finished game is recorded, so it is recorded whole or not at all.
 """
 
 from __future__ import annotations
@@ -191,3 +192,27 @@ def stop_on_signals() -> Iterator[Stop]:
     finally:
         for s, h in previous.items():
             signal.signal(s, h if h is not None else signal.SIG_DFL)
+
+
+@contextlib.contextmanager
+def shielded() -> Iterator[None]:
+    """SIGINT and SIGTERM wait until the block is done, then act as they would have (main thread only)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[tuple[int, Any]] = []
+    previous = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    for s in previous:
+        signal.signal(s, lambda signum, frame: caught.append((signum, frame)))
+    try:
+        yield
+    finally:
+        for s, h in previous.items():
+            signal.signal(s, h if h is not None else signal.SIG_DFL)
+        if caught:
+            signum, frame = caught[0]
+            handler = previous[signum]
+            if callable(handler):
+                handler(signum, frame)
+            elif handler == signal.SIG_DFL:
+                signal.raise_signal(signum)

@@ -198,6 +198,7 @@ BREAKER_CASES = [
     ("f f f", False, True),  # third failure in a row: open, calls fail fast
     ("f f s f", True, False),  # a success resets the count
     ("f f f t+1.0", True, True),  # cool-down over: one probe goes through (half-open)
+    ("f f f f f t+1.0", True, True),  # calls already under way when it opened do not lengthen the cool-down
     ("f f f t+1.0 a", False, True),  # ... and only one
     ("f f f t+1.0 a s", True, False),  # the probe succeeded: closed
     ("f f f t+1.0 a f t+1.0", False, True),  # the probe failed: the cool-down doubled to 2 s

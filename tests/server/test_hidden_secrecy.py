@@ -12,6 +12,7 @@ import random
 import re
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from tests.server.helpers import hello, read_until
@@ -41,9 +42,12 @@ def _tokens(message: dict[str, Any], own_input: str | None = None) -> set[str]:
     return set(TOKEN.findall(text))
 
 
-def test_no_message_reveals_a_hidden_card(client: TestClient) -> None:
+@pytest.mark.parametrize("modules", [["core"], ["core", "legends"]])
+def test_no_message_reveals_a_hidden_card(client: TestClient, modules: list[str]) -> None:
+    """With ``legends`` the leader pool (leaders never dealt) and other seats' Fate cards stay hidden too."""
     r = client.post(
-        "/api/play-bot", json={"game": "hidden-leaders", "players": 4, "bot": "random", "name": "Hu"}
+        "/api/play-bot", json={"game": "hidden-leaders", "players": 4, "bot": "random", "name": "Hu",
+                               "options": {"modules": modules}}
     )
     assert r.status_code == 201, r.text
     game_id, seat, token = r.json()["game"]["id"], r.json()["seat"], r.json()["token"]
@@ -104,6 +108,9 @@ def test_no_message_reveals_a_hidden_card(client: TestClient) -> None:
             mine, public, full = plies[message["ply"]]
             view = mine if who == seat else public
             assert message["view"] == view
+            fate = full.get("stack", [{}])[-1] if full["phase"] == "resolve" else {}
+            if fate.get("then") == "fate" and fate["seat"] != who:
+                assert view["fate"]["cards"] == {"count": 2}
             if full["phase"] != "over":
                 assert not _tokens(message) & _secrets(full, view, who), (who, message["ply"])
             checked += 1

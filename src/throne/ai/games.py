@@ -44,8 +44,9 @@ class GameAdapter:
     def warmup(self) -> tuple[str, ...]:
         return self.spec.warmup
 
-    def new_game(self, seed: int, players: int) -> Any:
-        return self.spec.new_state(seed, players, self.options)
+    def new_game(self, seed: int, players: int, **options: Any) -> Any:
+        """A deal with this adapter's options, updated by `options` (e.g. Hidden Leaders `modules`)."""
+        return self.spec.new_state(seed, players, {**self.options, **options})
 
     def dump(self, state: Any) -> Any:
         return self.spec.dump_state(state)

@@ -103,9 +103,8 @@ def run(runs: int = 5, seconds: float = 2.0, progress: Progress | None = None) -
             bar.advance()
             undo = measure_apply_undo(seconds, states)
             bar.advance()
-            strings = measure_strings(seconds, seed0=1000 * r)
+            rows.append((g, a, undo, measure_strings(seconds, seed0=1000 * r)))
             bar.advance()
-            rows.append((g, a, undo, strings))
         complete = True
     except KeyboardInterrupt:
         if not rows:

@@ -21,7 +21,7 @@ from throne.ai.base import AIError
 from throne.ai.games import GameAdapter
 from throne.ai.registry import BotEntry, bot_entry, game_adapter
 from throne.ai.stats import wilson
-from throne.progress import Progress
+from throne.progress import Progress, shielded
 from throne.runlog import RunLog
 from throne.scaleout.backend import check_backend, imap_unordered
 
@@ -63,11 +63,13 @@ def play_game(
     index: int,
     seed: int,
     keep_record: bool = False,
+    options: dict[str, Any] | None = None,
 ) -> GameResult:
-    """Play one game to its end (module-level so pool workers can run it)."""
+    """Play one game to its end (module-level so pool workers can run it); ``options`` are game options
+    passed to the adapter's ``new_game`` (e.g. Hidden Leaders ``modules``)."""
     seat_a = index % players
     deal = seed + index // players
-    state = adapter.new_game(deal, players)
+    state = adapter.new_game(deal, players, **options) if options else adapter.new_game(deal, players)
     bots = {
         seat: (entry_a if seat == seat_a else entry_b).build(seed=deal * 101 + seat * 7 + 1)
         for seat in range(players)
@@ -121,6 +123,8 @@ def run_arena(
 ) -> dict[str, Any]:
     """Play `games` games of `bot_a` against `bot_b` and return the report (see `summarize`).
 
+    `options` are game options of every deal (Hidden Leaders: ``{"modules": [...]}``).
+
     `backend`/`address` choose where the games run (`throne.scaleout.backend`: "pool", "ray", "serial"); the
     results are the same for the same seed on every backend. `resume` (with `save`) keeps the games a stopped
     run saved there. Ctrl-C ends the run early: the report then covers the finished games and has
@@ -140,10 +144,10 @@ def run_arena(
     finished: dict[int, GameResult] = {}
     if save is not None:
         settings = {"kind": "arena", "game": game, "bot_a": bot_a, "bot_b": bot_b}
-        settings |= {"players": players, "seed": seed}
+        settings |= {"players": players, "seed": seed, **({"options": options} if options else {})}
         log = RunLog(save, "results", settings, resume=resume)
         finished = {r.index: r for r in map(_from_row, log.previous) if r.index < games}
-    tasks = [(adapter, entry_a, entry_b, players, i, seed, save is not None) for i in range(games)]
+    tasks = [(adapter, entry_a, entry_b, players, i, seed, save is not None, options) for i in range(games)]
     tasks = [t for t in tasks if t[4] not in finished]
     bar = progress or Progress.off()
     bar.start(games, len(finished))
@@ -152,9 +156,10 @@ def run_arena(
     complete = False
     try:
         for _, result in _run(tasks, jobs, backend, address):
-            finished[result.index] = result
-            if log is not None:
-                _save_game(save, log, result)
+            with shielded():
+                finished[result.index] = result
+                if log is not None:
+                    _save_game(save, log, result)
             bar.advance(status=running_score(bot_a, finished.values()))
         complete = True
     except KeyboardInterrupt:
@@ -163,6 +168,8 @@ def run_arena(
         bar.close(stopped=not complete)
     results = [finished[i] for i in sorted(finished)]
     report = summarize(game, bot_a, bot_b, players, seed, results)
+    if options:
+        report["options"] = options
     report["wall_seconds"] = round(time.perf_counter() - started, 3)
     if len(results) < games:
         report["partial"] = True
@@ -240,7 +247,8 @@ def format_report(report: dict[str, Any]) -> str:
     spm = report["seconds_per_move"]
     lines = [
         f"{report['game']}: {report['bot_a']} vs {b_label}, {report['games']} games, "
-        f"{report['players']} players, seed {report['seed']}",
+        f"{report['players']} players, seed {report['seed']}"
+        + "".join(f", {k} {_option_text(v)}" for k, v in report.get("options", {}).items()),
         f"  {report['bot_a']:<12} wins {a['wins']:>5}  {a['win_rate']:6.1%}  "
         f"95% CI [{a['ci95'][0]:.1%}, {a['ci95'][1]:.1%}]",
         f"  {b_label:<12} wins {b['wins']:>5}  {b['win_rate']:6.1%}  "
@@ -258,6 +266,10 @@ def format_report(report: dict[str, Any]) -> str:
     if "wall_seconds" in report:
         lines.append(f"  wall time {report['wall_seconds']:.1f} s")
     return "\n".join(lines)
+
+
+def _option_text(value: Any) -> str:
+    return ",".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
 def _save_game(directory: Path, log: RunLog, result: GameResult) -> None:

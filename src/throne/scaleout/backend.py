@@ -10,11 +10,12 @@ down a Ray runtime the run started itself.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import multiprocessing
 import os
 import signal
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, TypeVar
 
 from throne.extras import require
@@ -119,11 +120,22 @@ def _run_pool(fn: Callable[[Any], Any], jobs: list[Any], workers: int | None) ->
     # "spawn": workers start clean, without threads or locks inherited from the parent (Ray, a server).
     context = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(max_workers=n, mp_context=context, initializer=_ignore_interrupts)
+    queue = iter(enumerate(jobs))
+    pending: dict[Future[Any], int] = {}
+
+    def fill() -> None:  # a few jobs ahead per worker, not all of them: submitting is not free
+        for i, job in itertools.islice(queue, max(0, 2 * n - len(pending))):
+            pending[pool.submit(fn, job)] = i
+
     finished = False
     try:
-        pending = {pool.submit(fn, job): i for i, job in enumerate(jobs)}
-        for future in as_completed(pending):
-            yield pending[future], future.result()
+        fill()
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            ready = sorted((pending.pop(future), future) for future in done)
+            fill()
+            for i, future in ready:
+                yield i, future.result()
         finished = True
     finally:
         if finished:

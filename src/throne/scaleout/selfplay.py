@@ -28,7 +28,7 @@ from typing import Any
 
 from throne.extras import require
 from throne.games import registry as game_registry
-from throne.progress import Progress
+from throne.progress import Progress, shielded
 from throne.scaleout.backend import check_backend, imap_unordered
 
 require("rl", "`throne.scaleout.selfplay`")
@@ -164,9 +164,10 @@ def run_selfplay(
     complete = False
     try:
         for position, result in imap_unordered(play_selfplay, jobs, backend, address, workers=workers):
-            waiting[position] = result
-            while len(written) in waiting:
-                write(waiting.pop(len(written)))
+            with shielded():
+                waiting[position] = result
+                while len(written) in waiting:
+                    write(waiting.pop(len(written)))
             bar.advance()
         complete = True
     except KeyboardInterrupt:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from throne.ai.registry import bot_entry, game_adapter
-from throne.progress import Progress
+from throne.progress import Progress, shielded
 from throne.runlog import RunLog
 from throne.scaleout.arena import GameResult, play_game
 from throne.scaleout.backend import check_backend, imap_unordered
@@ -164,9 +164,10 @@ def run_tournament(
     complete = False
     try:
         for position, result in imap_unordered(_play, tasks, backend, address, workers=workers):
-            finished[missing[position]] = result
-            if log is not None:
-                log.append(_row(missing[position], result))
+            with shielded():
+                finished[missing[position]] = result
+                if log is not None:
+                    log.append(_row(missing[position], result))
             bar.advance()
         complete = True
     except KeyboardInterrupt:
