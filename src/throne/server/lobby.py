@@ -543,7 +543,9 @@ class Hub:
         if info.status != "finished":
             return None
         moves = await self.db(self.repo.moves, game_id)
-        state = await self.cpu(rebuild, kind_of(info.game), info, moves)
+        kind = kind_of(info.game)
+        # Concurrent requests for the same finished game share one rebuild on a CPU thread.
+        state = await self.cached(("finished", game_id), partial(rebuild, kind, info, moves))
         if game_id in self._finished:  # another request rebuilt it meanwhile
             return self._finished[game_id]
         if len(self._finished) >= 64:

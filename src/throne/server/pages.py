@@ -40,12 +40,15 @@ def page_language(request: Request) -> str:
 def _hidden_leaders_data() -> str:
     """Card factions and leader alliances for the Hidden Leaders scripts (engine tables), as JSON."""
     from throne.games import hidden_leaders as hl
+    from throne.games.hidden_leaders.cards import GUARDIAN_CARDS
 
     return _script_json(
         {
             "cards": {card.id: card.faction for card in hl.CARDS.values()},
             "leaders": {x.id: {"number": x.number, "factions": [*x.factions]} for x in hl.LEADERS.values()},
             "factions": list(hl.FACTIONS),
+            "guardians": sorted(GUARDIAN_CARDS),
+            "modules": list(hl.MODULES),
         }
     )
 

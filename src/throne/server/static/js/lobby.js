@@ -65,6 +65,7 @@ function fillOptions() {
       input.checked = opt.default.includes(c) || opt.required.includes(c);
       input.disabled = opt.required.includes(c);
       const wrap = document.createElement("label");
+      if (has(`ui.lobby.${opt.name}.${c}.title`)) wrap.title = t(`ui.lobby.${opt.name}.${c}.title`);
       wrap.append(input, ` ${label(`ui.lobby.${opt.name}.${c}`, c)}`);
       set.append(wrap);
     }
