@@ -17,7 +17,7 @@ from throne.server.auth import (
     user_or_guest,
 )
 from throne.server.errors import ApiError
-from throne.server.games import GAMES, initial_state, kind_of, rebuild
+from throne.server.games import game_ids, initial_state, kind_of, rebuild
 from throne.server.lobby import NewTable
 from throne.server.match import MoveRefused
 from throne.server.sessions import token_hash
@@ -75,7 +75,7 @@ async def list_games(
     bad = [s for s in wanted if s not in STATUSES]
     if bad or not wanted:
         raise ApiError(400, "bad_status", f"status must be a comma-separated subset of {', '.join(STATUSES)}")
-    if game is not None and game not in GAMES:
+    if game is not None and game not in game_ids():
         raise ApiError(400, "unknown_game_kind", f"unknown game {game!r}")
     hub = hub_of(request)
     user = await current_user(request)
@@ -268,10 +268,7 @@ async def replay(
                 entry["view"] = kind.reveal(state)
             return entry
         view = kind.view(state, None)
-        last = view.get("last_move") if isinstance(view, dict) else None
-        public = last.get("move") if isinstance(last, dict) else None
-        shown = mv if kind.name == "leaders" else public
-        entry = {"ply": ply, "seat": seat, "move": shown if ply else None}
+        entry = {"ply": ply, "seat": seat, "move": kind.public_move(state) if ply else None}
         if views:
             entry["view"] = view
         return entry
