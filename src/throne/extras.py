@@ -19,6 +19,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "server": (
         "fastapi",
         "uvicorn",
+        "websockets",  # uvicorn[standard]: without it the game sockets would not open
         "sqlalchemy",
         "alembic",
         "jinja2",
@@ -26,6 +27,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
         "itsdangerous",
         "openskill",
         "multipart",
+        "psycopg",
     ),
     "rl": ("numpy", "gymnasium", "pettingzoo", "pyspiel", "pyarrow", "matplotlib"),
     "ray": ("ray",),

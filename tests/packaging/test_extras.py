@@ -7,6 +7,8 @@ test_installed.py checks the same on a real install of the core package alone.
 
 from __future__ import annotations
 
+import importlib.metadata
+import re
 import subprocess
 import sys
 
@@ -22,6 +24,7 @@ SELF = "selfplay leaders --games 1 --out {tmp}"
 CASES = [
     ("serve --port 1", "fastapi", "`throne serve`", "server"),
     ("serve", "openskill", "`throne serve`", "server"),
+    ("serve", "websockets", "`throne serve`", "server"),
     ("db upgrade --data-dir {tmp}", "alembic", "`throne db upgrade`", "server"),
     (TOUR, "numpy", "`throne tournament`", "rl"),
     (TOUR, "matplotlib", "`throne tournament`", "rl"),
@@ -92,6 +95,8 @@ def test_importing_a_feature_without_its_extra_says_which(module: str, extra: st
     [
         ("fastapi", "server"),
         ("sqlalchemy.orm", "server"),
+        ("websockets.sync", "server"),
+        ("psycopg", "server"),
         ("pyspiel", "rl"),
         ("numpy.linalg", "rl"),
         ("ray.util", "ray"),
@@ -124,3 +129,26 @@ def test_every_extra_is_declared_in_pyproject() -> None:
 
     declared = tomllib.loads((SRC.parent / "pyproject.toml").read_text())["project"]["optional-dependencies"]
     assert set(extras.EXTRAS) <= set(declared)
+
+
+def _requirement_name(requirement: str) -> str:
+    return re.split(r"[\s\[<>=!~;]", requirement, maxsplit=1)[0].lower().replace("_", "-")
+
+
+@pytest.mark.parametrize("extra", sorted(extras.EXTRAS))
+def test_every_package_of_an_extra_is_checked(extra: str) -> None:
+    """A package added to an extra in pyproject.toml must have one of its modules listed in throne/extras.py,
+    so that a missing one is reported as that extra (this environment has every extra installed)."""
+    import tomllib
+
+    declared = tomllib.loads((SRC.parent / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    modules_of: dict[str, set[str]] = {}
+    for module, dists in importlib.metadata.packages_distributions().items():
+        for dist in dists:
+            modules_of.setdefault(dist.lower().replace("_", "-"), set()).add(module)
+    unchecked = [
+        name
+        for name in map(_requirement_name, declared[extra])
+        if not modules_of.get(name, set()) & set(extras.EXTRAS[extra])
+    ]
+    assert unchecked == [], f"add an import name of {unchecked} to EXTRAS[{extra!r}] in src/throne/extras.py"
