@@ -17,6 +17,7 @@ from throne import ai
 from throne.ai.base import Budget
 from throne.ai.registry import bot_entry
 from throne.ai.worker import _prepare, run_job
+from throne.games import hidden_leaders as hl
 from throne.games import leaders
 from throne.games.leaders import notation
 
@@ -63,7 +64,15 @@ def _hidden_cases() -> list[tuple[Any, list[Any]]]:
                 assert len({str(w.to_json()) for w in [state, *worlds]}) == WORLDS + 1
                 cases.append((state, worlds))
                 break
-    assert len(cases) == 3
+    legends = hl.new_game(players=4, seed=7, modules=("core", "legends"))
+    rng = random.Random(7)
+    while len(cases) < 4:  # a Forgotten Legends game: the leader pool and the Fate deck are hidden too
+        legends.play(rng.choice(legends.legal_moves()))
+        if legends.phase == "action" and len(legends.history) > 40:
+            seat = legends.to_play
+            worlds = [legends.determinize(seat, random.Random(k)) for k in range(WORLDS)]
+            assert len({str(w.leaders) for w in [legends, *worlds]}) > 1
+            cases.append((legends, worlds))
     return cases
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -38,6 +39,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 _rng = secrets.SystemRandom()
 CACHE_SIZE = 16  # replays kept (each up to a few MB of views)
+READY_PROBE_INTERVAL = 1.0  # seconds between two readiness probes of a failing store
 SPECTATOR_INTERVAL = 1.0  # seconds between two spectator counts sent to a room
 
 
@@ -65,11 +67,14 @@ class Hub:
             max_workers=max(1, settings.cpu_threads), thread_name_prefix="throne-cpu"
         )
         self._cache: OrderedDict[tuple[Any, ...], asyncio.Future[Any]] = OrderedDict()
-        self.breaker = CircuitBreaker(settings.breaker_threshold, settings.breaker_cooldown)
+        self.breaker = CircuitBreaker(
+            settings.breaker_threshold, settings.breaker_cooldown, settings.breaker_max_cooldown
+        )
         self.rooms: dict[int, set[Conn]] = {}  # every connection of a game
         self.seated: dict[int, set[Conn]] = {}  # those that act for a seat (the rest are spectators)
         self._count_due: set[int] = set()  # games whose spectator count is about to be sent
         self._background: set[asyncio.Task[None]] = set()
+        self._ready_probe_at = float("-inf")
         self.matches: dict[int, Match] = {}
         self._finished: dict[int, tuple[GameInfo, Any]] = {}
         self._lock = asyncio.Lock()
@@ -122,6 +127,8 @@ class Hub:
     def _store_answered(self) -> None:
         if self.breaker.success():
             log.warning("store: writes succeed again; circuit closed")
+            for match in list(self.matches.values()):  # retries waiting out a long backoff go now
+                match.wake()
 
     async def cpu(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Runs CPU-heavy work (replaying a whole game) on a worker thread, off the event loop."""
@@ -146,13 +153,25 @@ class Hub:
             raise
 
     async def store_ready(self) -> str | None:
-        """None when the database takes writes; else why not (readiness, not liveness)."""
-        if self.breaker.is_open and self.breaker.retry_after() > 0:
-            return f"the game store is failing; next check in {self.breaker.retry_after():.1f} s"
+        """None when the database takes writes; else why not (readiness, not liveness).
+
+        While the breaker is open, readiness still probes the store itself (at most once per second), so a
+        recovered database is seen, and the breaker closed, as soon as someone asks."""
+        if not self.breaker.is_open:
+            try:
+                await self.db(self.repo.probe_write)
+            except StoreUnavailable as exc:
+                return exc.message
+            return None
+        now = time.monotonic()
+        if now - self._ready_probe_at < READY_PROBE_INTERVAL:
+            return "the game store is failing"
+        self._ready_probe_at = now
         try:
-            await self.db(self.repo.probe_write)
-        except StoreUnavailable as exc:
-            return exc.message
+            await asyncio.get_running_loop().run_in_executor(self._writer, self.repo.probe_write)
+        except (OperationalError, PoolTimeout, OSError):
+            return "the game store is failing"
+        self._store_answered()
         return None
 
     # ---- life cycle ----------------------------------------------------------------------------------------
@@ -524,7 +543,9 @@ class Hub:
         if info.status != "finished":
             return None
         moves = await self.db(self.repo.moves, game_id)
-        state = await self.cpu(rebuild, kind_of(info.game), info, moves)
+        kind = kind_of(info.game)
+        # Concurrent requests for the same finished game share one rebuild on a CPU thread.
+        state = await self.cached(("finished", game_id), partial(rebuild, kind, info, moves))
         if game_id in self._finished:  # another request rebuilt it meanwhile
             return self._finished[game_id]
         if len(self._finished) >= 64:

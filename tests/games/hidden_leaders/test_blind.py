@@ -8,14 +8,16 @@ import pytest
 
 from throne.games import hidden_leaders as hl
 
+MODULE_SETS = [("core", "kickstarter", "queens"), ("core", "kickstarter", "queens", "legends")]
 
-def _positions(players: int, count: int, seed: int) -> list[hl.State]:
+
+def _positions(players: int, count: int, seed: int, modules: tuple[str, ...] = MODULE_SETS[0]) -> list:
     out = []
     rng = random.Random(seed)
-    st = hl.new_game(players=players, seed=seed, modules=("core", "kickstarter", "queens"))
+    st = hl.new_game(players=players, seed=seed, modules=modules)
     while len(out) < count:
         if st.is_over:
-            st = hl.new_game(players=players, seed=rng.randrange(10**6))
+            st = hl.new_game(players=players, seed=rng.randrange(10**6), modules=modules)
             continue
         st.play(rng.choice(st.legal_moves()))
         if rng.random() < 0.15:
@@ -23,10 +25,11 @@ def _positions(players: int, count: int, seed: int) -> list[hl.State]:
     return out
 
 
+@pytest.mark.parametrize("modules", MODULE_SETS, ids=["base", "legends"])
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
-def test_blind_is_the_same_in_every_world_the_seat_cannot_tell_apart(players: int) -> None:
+def test_blind_is_the_same_in_every_world_the_seat_cannot_tell_apart(players: int, modules: tuple) -> None:
     resolving = 0
-    for st in _positions(players, 40, seed=players):
+    for st in _positions(players, 40, seed=players, modules=modules):
         resolving += st.phase == "resolve"
         for seat in range(players):
             blind = st.blind(seat).to_json()

@@ -13,6 +13,9 @@ from .state import Cand, Frame, State, cont, filt, op
 #: the six Fate cards (legends §2.4)
 FATE_DECK: tuple[str, ...] = ("guardian-2", "guardian-2", "guardian-2", "guardian-1", "red-1", "green-1")
 FATE_KINDS: tuple[str, ...] = ("green-1", "guardian-1", "guardian-2", "red-1")
+#: what each Fate card does, in words (the catalogues hold the translations: ``hl.fate.<kind>``)
+FATE_TEXT: dict[str, str] = {"guardian-2": "Guardian marker −2", "guardian-1": "Guardian marker −1",
+                             "red-1": "Red marker −1", "green-1": "Green marker −1"}
 
 
 def is_fate(fr: Frame) -> bool:
