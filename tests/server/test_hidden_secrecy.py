@@ -82,12 +82,15 @@ def test_no_message_reveals_a_hidden_card(client: TestClient, modules: list[str]
                 break
 
     record = client.get(f"/api/games/{game_id}/record").json()
+    assert record["rng"] == 2 and len(record["seed"]) == 32  # the finished game's 128-bit secret, public now
+    live = [m for messages in received.values() for m in messages if m.get("status") != "finished"]
+    assert live and not any(record["seed"] in json.dumps(m) for m in live)  # never sent while live
     state = hl.new_game(
         players=4,
         seed=record["seed"],
         variant=record["variant"],
         modules=tuple(record["modules"]),
-        rng=record.get("rng", 1),
+        rng=record["rng"],
     )
     plies = [(state.view(seat), state.view(None), state.to_json())]
     for mover, move in record["moves"]:
