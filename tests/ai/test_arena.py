@@ -57,7 +57,7 @@ def test_arena_json_and_saved_records(tmp_path: Path) -> None:
     assert saved["results"] == report["results"]
     records = sorted(tmp_path.glob("game-*.json"))
     assert len(records) == 2
-    assert json.loads(records[0].read_text())["game"] == "toy"
+    assert json.loads(records[0].read_text())["game"] == "tictactoe"
     text = arena.format_report(report)
     assert "95% CI" in text and "random" in text
 

@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 
 from tests.server.helpers import hello, read_until, two_player_leaders
 from throne.server import lobby
-from throne.server.games import Leaders
+from throne.server.games import GameKind
 
 
 def _play(client: TestClient, game_id: int, tokens: dict[int, str], n: int) -> None:
@@ -28,13 +28,13 @@ def test_replays_are_built_on_a_worker_thread_once_per_position(client: TestClie
     game_id, tokens = two_player_leaders(client)
     _play(client, game_id, tokens, 4)
     builds: list[str] = []
-    real = Leaders.new_state
+    real = GameKind.new_state
 
-    def counted(self: Leaders, *args: Any) -> Any:
+    def counted(self: GameKind, *args: Any) -> Any:
         builds.append(threading.current_thread().name)
         return real(self, *args)
 
-    monkeypatch.setattr(Leaders, "new_state", counted)
+    monkeypatch.setattr(GameKind, "new_state", counted)
     first = client.get(f"/api/games/{game_id}/replay").json()
     again = client.get(f"/api/games/{game_id}/replay").json()
     assert first == again and [s["ply"] for s in first["steps"]] == [0, 1, 2, 3, 4]

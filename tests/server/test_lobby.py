@@ -157,7 +157,9 @@ def test_a_game_everyone_left_is_finished_by_bots(tmp_path: Path) -> None:
 def test_legends_is_a_table_option(client: TestClient) -> None:
     """The Forgotten Legends module is offered by /api/meta and a table with it deals a legends game."""
     meta = client.get("/api/meta").json()["games"]["hidden-leaders"]
-    assert meta["modules"] == ["core", "kickstarter", "queens", "legends"]
+    options = {o["name"]: o for o in meta["options"]}
+    assert options["modules"]["choices"] == ["core", "kickstarter", "queens", "legends"]
+    assert options["modules"]["required"] == ["core"] and options["modules"]["default"] == ["core"]
     r = client.post("/api/play-bot", json={"game": "hidden-leaders", "players": 3, "bot": "random",
                                           "options": {"modules": ["core", "legends"]}})
     assert r.status_code == 201, r.text

@@ -22,7 +22,6 @@ from throne.ai.base import (
     UnknownBotError,
     UnknownGameError,
 )
-from throne.ai.catalog import register_builtins
 from throne.ai.registry import (
     LEVELS,
     bot_entry,
@@ -36,8 +35,6 @@ from throne.ai.registry import (
     unregister_bot,
 )
 from throne.ai.worker import choose_move, choose_move_async, shutdown
-
-register_builtins()
 
 __all__ = [
     "LEVELS",

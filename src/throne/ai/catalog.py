@@ -1,6 +1,8 @@
-"""The built-in games, bots and strength levels of `throne.ai`.
+"""The game-specific bots and strength levels of `throne.ai`, registered when a game's bots are first used.
 
-Factories import the game-specific modules only when a bot is built, so importing `throne.ai` stays cheap.
+Every registered game gets `random` and one bot per level of its spec without further code; the games
+below also get dedicated bots. Factories import the game-specific modules only when a bot is built, so
+importing `throne.ai` stays cheap.
 """
 
 from __future__ import annotations
@@ -8,9 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from throne.ai.base import Budget
-from throne.ai.games import HIDDEN_LEADERS, LEADERS
-from throne.ai.random_bot import RandomBot
-from throne.ai.registry import register_bot, register_game, register_level
+from throne.ai.registry import register_bot, register_level
+from throne.games import GameSpec
 
 
 def _blind_to_the_deck(bot: Any, seed: int) -> Any:
@@ -68,10 +69,7 @@ def hidden_ismcts(seed: int = 0, budget: Budget | None = None, name: str = "ismc
     return IsmctsBot(seed, budget, name)
 
 
-def _register_leaders() -> None:
-    game = LEADERS.name
-    register_game(LEADERS)
-    register_bot(game, "random", RandomBot, "uniformly random legal moves")
+def _register_leaders(game: str) -> None:
     register_bot(game, "greedy", leaders_greedy, "one action ahead with the Leaders heuristic")
     register_bot(
         game,
@@ -108,10 +106,7 @@ def _register_leaders() -> None:
     register_level(game, "hard", "turns", Budget(iterations=12000), "whole-turn search, 12,000 evaluations")
 
 
-def _register_hidden_leaders() -> None:
-    game = HIDDEN_LEADERS.name
-    register_game(HIDDEN_LEADERS)
-    register_bot(game, "random", RandomBot, "uniformly random legal moves")
+def _register_hidden_leaders(game: str) -> None:
     register_bot(
         game,
         "greedy",
@@ -131,6 +126,11 @@ def _register_hidden_leaders() -> None:
     register_level(game, "hard", "ismcts", Budget(iterations=300), "ISMCTS, 300 iterations")
 
 
-def register_builtins() -> None:
-    _register_leaders()
-    _register_hidden_leaders()
+_DEDICATED = {"leaders": _register_leaders, "hidden-leaders": _register_hidden_leaders}
+
+
+def register_game_bots(spec: GameSpec) -> None:
+    """Register the dedicated bots and levels of `spec`'s game, if it has any."""
+    register = _DEDICATED.get(spec.id)
+    if register is not None:
+        register(spec.id)

@@ -112,6 +112,7 @@ def run_arena(
     *,
     games: int,
     players: int | None = None,
+    options: dict[str, Any] | None = None,
     jobs: int = 1,
     seed: int = 0,
     save: Path | None = None,
@@ -119,7 +120,6 @@ def run_arena(
     progress: Progress | None = None,
     backend: str = "pool",
     address: str | None = None,
-    options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Play `games` games of `bot_a` against `bot_b` and return the report (see `summarize`).
 
@@ -130,7 +130,7 @@ def run_arena(
     run saved there. Ctrl-C ends the run early: the report then covers the finished games and has
     `"partial": true` and `"games_planned"`.
     """
-    adapter = game_adapter(game)
+    adapter = game_adapter(game, options)
     entry_a, entry_b = bot_entry(game, bot_a), bot_entry(game, bot_b)
     players = players or adapter.default_players
     if players not in adapter.players:
@@ -185,7 +185,7 @@ def running_score(bot_a: str, results: Iterable[GameResult]) -> str:
     if not outcomes:
         return ""
     wins, n = sum(outcomes), len(outcomes)
-    lo, hi = wilson(wins, n)
+    lo, hi = (round(x, 4) for x in wilson(wins, n))  # rounded as in the report
     return f"{bot_a} {wins}/{n} {wins / n:.1%} [{lo:.1%}, {hi:.1%}]"
 
 

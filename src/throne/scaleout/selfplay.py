@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from throne.extras import require
+from throne.games import registry as game_registry
 from throne.progress import Progress, shielded
 from throne.scaleout.backend import check_backend, imap_unordered
 
@@ -44,15 +45,13 @@ class SelfplayJob:
     seed: int
     index: int
     players: int = 4
-    modules: tuple[str, ...] = ("core",)
+    options: tuple[tuple[str, Any], ...] = ()
 
 
 def _codec(job: SelfplayJob) -> Any:
     from throne.rl.codec import make_codec
 
-    if job.game == "leaders":
-        return make_codec("leaders")
-    return make_codec(job.game, players=job.players, modules=job.modules)
+    return make_codec(job.game, players=job.players, options=dict(job.options))
 
 
 def play_selfplay(job: SelfplayJob) -> dict[str, np.ndarray]:
@@ -118,8 +117,8 @@ def run_selfplay(
     *,
     bot: str = "random",
     seed: int = 0,
-    players: int = 4,
-    modules: tuple[str, ...] = ("core",),
+    players: int | None = None,
+    options: dict[str, Any] | None = None,
     backend: str = "pool",
     address: str | None = None,
     workers: int | None = None,
@@ -137,7 +136,11 @@ def run_selfplay(
     if games < 1:
         raise ValueError(f"self-play needs at least one game, got {games}")
     check_backend(backend, address, workers)
-    jobs = [SelfplayJob(game, bot, seed + i, i, players, tuple(modules)) for i in range(games)]
+    spec = game_registry.get(game)
+    players = spec.seats_default if players is None else players
+    codec_options = spec.normalize_options(players, options)
+    items = tuple(sorted(codec_options.items()))
+    jobs = [SelfplayJob(game, bot, seed + i, i, players, items) for i in range(games)]
     codec = _codec(jobs[0])
     width = codec_size(codec)
     out.mkdir(parents=True, exist_ok=True)
@@ -181,7 +184,7 @@ def run_selfplay(
         "format": FORMAT,
         "game": game,
         "players": codec.num_players,
-        "modules": list(modules) if game == "hidden-leaders" else None,
+        "options": codec_options,
         "bot": bot,
         "games": len(written),
         "seed": seed,

@@ -43,15 +43,20 @@ class Match:
     index: int
 
 
-def schedule(game: str, entrants: Sequence[str], games: int) -> list[Match]:
-    """Every game of the round robin, in a fixed order."""
+def schedule(game: str, entrants: Sequence[str], games: int, players: int | None = None) -> list[Match]:
+    """Every game of the round robin, in a fixed order.
+
+    With two seats, seat rotation already gives each entrant both seats; with more, "a" holds one seat and
+    "b" all the others, so each pairing is played both ways round.
+    """
     if len(entrants) < 2 or len(set(entrants)) != len(entrants):
         raise TournamentError(f"a tournament needs at least 2 distinct entrants, got {list(entrants)}")
     if games < 1:
         raise TournamentError(f"games per pairing must be at least 1, got {games}")
+    seats = game_adapter(game).default_players if players is None else players
     out = []
     for x, y in itertools.combinations(entrants, 2):
-        directions = [(x, y)] if game == "leaders" else [(x, y), (y, x)]
+        directions = [(x, y)] if seats == 2 else [(x, y), (y, x)]
         for a, b in directions:
             out.extend(Match(a, b, i) for i in range(games))
     return out
@@ -123,6 +128,7 @@ def run_tournament(
     *,
     seed: int = 0,
     players: int | None = None,
+    options: dict[str, Any] | None = None,
     backend: str = "pool",
     address: str | None = None,
     workers: int | None = None,
@@ -135,13 +141,13 @@ def run_tournament(
     `out`: log every game there as it finishes; `resume`: keep the games logged there by a stopped run of the
     same game, players and seed. Ctrl-C ends the run early with the finished games rated (`partial`).
     """
-    adapter = game_adapter(game)
+    adapter = game_adapter(game, options)
     players = players or adapter.default_players
     if players not in adapter.players:
         counts = ", ".join(map(str, adapter.players))
         raise TournamentError(f"{game} is played by {counts} players, not {players}")
     entries = {name: bot_entry(game, name) for name in entrants}
-    plan = schedule(game, entrants, games)
+    plan = schedule(game, entrants, games, players)
     check_backend(backend, address, workers)
     if resume and out is None:
         raise TournamentError("resuming needs the directory of the stopped run (out)")

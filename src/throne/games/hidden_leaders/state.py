@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import legacy_rng
+from ..api import Outcome
 from ..randomness import LEGACY_RNG, RNG_VERSION, KeyedRandom, Seed, keyed
 from .cards import CARDS, GUARDIAN_CARDS, KEEPER, MARKER_OPTIONS, is_of
 
@@ -432,7 +433,8 @@ class State:
         """Apply one move; raises IllegalMoveError (and changes nothing) when it is not legal."""
         _rules.play(self, move)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """What `seat` may know (None: a spectator); everything once the game is over."""
         return _view.view(self, seat)
 
     def determinize(self, seat: int, rng: random.Random | KeyedRandom) -> State:
@@ -452,6 +454,17 @@ class State:
     @property
     def winner(self) -> int | None:
         return _scoring.winner(self)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """The winning seat and faction once the game is over (no winner: every score 0)."""
+        if self.phase != "over":
+            return None
+        faction = self.winning_faction
+        winner = self.winner
+        if winner is None:
+            return Outcome((), faction, (0.0,) * self.players, {"faction": faction})
+        return Outcome.single(winner, self.players, faction, faction=faction)
 
     def scores(self) -> list[dict[str, Any]]:
         return _scoring.scores(self)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import legacy_rng
+from ..api import Outcome
 from ..randomness import LEGACY_RNG, RNG_VERSION, Seed, check_seed, check_version, keyed, new_secret
 from . import notation
 from .actions import DECODE, MOVE_STRINGS, T_END, T_HC2, T_PATH, T_REC, T_SWAP
@@ -104,6 +105,9 @@ class State:
             self._reps[self._rep_key()] = 1
         self._start = self.position()
 
+    players = 2
+    """Leaders is a two-player game (seat 0 is South, seat 1 North)."""
+
     # ----------------------------------------------------------------- basic properties
     @property
     def to_play(self) -> int:
@@ -119,6 +123,13 @@ class State:
     @property
     def mode(self) -> str:
         return MODES[self.strategist]
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """Winner and reason (capture, surround, repetition, turn-limit) once the game is over."""
+        if self.termination is None:
+            return None
+        return Outcome.single(self.winner, 2, self.termination, termination=self.termination)
 
     @property
     def is_over(self) -> bool:
@@ -464,8 +475,8 @@ class State:
     def last_move(self) -> str | None:
         return MOVE_STRINGS[self._history[-1]] if self._history else None
 
-    def view(self) -> dict[str, Any]:
-        """JSON-safe description for UIs (no hidden deck order)."""
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """JSON-safe description for UIs (no hidden deck order); the same for every seat."""
         return {
             "game": "leaders",
             "pieces": [{"side": s, "code": k, "cell": c} for s, k, c in self.pieces()],
