@@ -83,7 +83,8 @@ def test_help_opens_by_tap_on_a_champion_at_phone_width(contexts: Contexts) -> N
     expect(dialog).to_be_hidden()
     # the own Leader can move, so a plain tap selects it; with the toggle the tap opens its help instead
     side = int(page.eval_on_selector("#table-root", "r => r.dataset.seat"))
-    mine = page.eval_on_selector(f'.cell:has(.piece[data-piece="L"][data-side="{side}"])', "g => g.dataset.cell")
+    leader = f'.cell:has(.piece[data-piece="L"][data-side="{side}"])'
+    mine = page.eval_on_selector(leader, "g => g.dataset.cell")
     page.tap("#help-toggle")
     page.tap(f'#board .cell[data-cell="{mine}"]')
     expect(dialog.locator("h2")).to_have_text(re.compile("South" if side == 0 else "North"))
