@@ -1,30 +1,55 @@
 # Throne — the two commands of the README: `make serve` and `make test`.
+#
+#   make serve          .venv with the web platform only (extra `server`), then `throne serve`
+#   make test           .venv with everything the tests need (dev,server,rl,ray), Debian packages, ruff, pytest
+#   make install-all    .venv with every extra (the research API and Ray included), for research work
+#   make install EXTRAS=rl,ray    .venv with the extras named (core package alone: EXTRAS=)
+#   make lint           ruff
+#   make clean          removes .venv and the caches
+#
+# One .venv serves them all: it is created once, and each set of extras is installed into it on first use
+# (stamp .venv/.installed-<extras>; pyproject.toml changing reinstalls that set).
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed-stamp
-EXTRAS ?= dev,server,rl,ray
 
-.PHONY: serve test install system-deps lint clean
+SERVE_EXTRAS := server
+TEST_EXTRAS  := dev,server,rl,ray
+ALL_EXTRAS   := dev,server,rl,ray
+EXTRAS       ?= $(ALL_EXTRAS)
 
-$(STAMP): pyproject.toml
+comma := ,
+empty :=
+space := $(empty) $(empty)
+# The stamp of a set of extras, names sorted: dev,server -> .venv/.installed-dev-server (none: -core).
+stamp = $(VENV)/.installed-$(or $(subst $(space),-,$(sort $(subst $(comma),$(space),$(1)))),core)
+
+.PHONY: serve test install install-all system-deps lint clean
+.PRECIOUS: $(VENV)/.installed-%
+
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[$(EXTRAS)]'
-	touch $(STAMP)
 
-install: $(STAMP)
+# The stamp of one set of extras; the venv is created only when it does not exist (order-only prerequisite).
+$(VENV)/.installed-%: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.$(if $(filter core,$*),,[$(subst -,$(comma),$*)])'
+	touch $@
 
-serve: $(STAMP)
+install: $(call stamp,$(EXTRAS))
+
+install-all: $(call stamp,$(ALL_EXTRAS))
+
+serve: $(call stamp,$(SERVE_EXTRAS))
 	$(BIN)/throne serve
 
 system-deps:
 	bash scripts/system-deps.sh
 
-lint: $(STAMP)
+lint: $(call stamp,$(TEST_EXTRAS))
 	$(BIN)/ruff check src tests benchmarks
 
-test: $(STAMP) system-deps lint
+test: $(call stamp,$(TEST_EXTRAS)) system-deps lint
 	$(BIN)/python -m pytest -n 2 --dist loadgroup
 
 clean:

@@ -15,16 +15,16 @@ from .toy_bots import CrashingBot, ExitingBot, IllegalBot, SleepingBot
 
 @pytest.fixture(scope="session", autouse=True)
 def toy_games() -> Iterator[None]:
-    for adapter in (TICTACTOE, NIM):
-        ai.register_game(adapter)
-        ai.register_bot(adapter.name, "random", RandomBot, "uniformly random legal moves")
-        ai.register_bot(adapter.name, "mcts-test", MctsBot, "small MCTS", budget=Budget(iterations=50))
+    for spec in (TICTACTOE, NIM):
+        ai.register_game(spec)
+        ai.register_bot(spec.id, "random", RandomBot, "uniformly random legal moves")
+        ai.register_bot(spec.id, "mcts-test", MctsBot, "small MCTS", budget=Budget(iterations=50))
         for name, factory in (
             ("crash", CrashingBot),
             ("sleep", SleepingBot),
             ("illegal", IllegalBot),
             ("exit", ExitingBot),
         ):
-            ai.register_bot(adapter.name, name, factory, f"test bot: {name}")
+            ai.register_bot(spec.id, name, factory, f"test bot: {name}")
     yield
     ai.shutdown()

@@ -9,7 +9,8 @@ from throne.ai.positions import random_positions
 from throne.games import hidden_leaders as hl
 from throne.games import leaders
 
-HIDDEN_MODULES = (("core",), ("core", "kickstarter"), ("core", "kickstarter", "queens"))
+HIDDEN_MODULES = (("core",), ("core", "kickstarter"), ("core", "kickstarter", "queens"), ("core", "legends"),
+                  ("core", "kickstarter", "queens", "legends"))
 
 
 def leaders_positions(count: int, seed: int = 0, max_moves: int = 80) -> list[Any]:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.stopping import StopAfter
 from throne.ai.stats import wilson
 from throne.scaleout import arena
 
@@ -56,7 +57,7 @@ def test_arena_json_and_saved_records(tmp_path: Path) -> None:
     assert saved["results"] == report["results"]
     records = sorted(tmp_path.glob("game-*.json"))
     assert len(records) == 2
-    assert json.loads(records[0].read_text())["game"] == "toy"
+    assert json.loads(records[0].read_text())["game"] == "tictactoe"
     text = arena.format_report(report)
     assert "95% CI" in text and "random" in text
 
@@ -65,3 +66,43 @@ def test_arena_json_and_saved_records(tmp_path: Path) -> None:
 def test_bad_arena_settings(players: int, games: int) -> None:
     with pytest.raises(arena.ArenaError):
         arena.run_arena("tictactoe", "random", "random", games=games, players=players)
+
+
+def test_stopped_arena_reports_partial_and_resumes_to_the_full_result(tmp_path: Path) -> None:
+    stop = StopAfter(3)
+    partial = arena.run_arena("tictactoe", "random", "random", games=8, seed=5, save=tmp_path, progress=stop)
+    assert stop.closed_stopped is True
+    assert partial["partial"] is True and partial["games"] == 3 and partial["games_planned"] == 8
+    assert "PARTIAL: 3 of 8 games" in arena.format_report(partial)
+    assert json.loads((tmp_path / "arena.json").read_text())["partial"] is True
+    assert len((tmp_path / "results.jsonl").read_text().splitlines()) == 3
+    with (tmp_path / "results.jsonl").open("a") as log:
+        log.write('{"index": 7, "se')  # a line cut short by a kill is dropped
+    counted = StopAfter(100)
+    resumed = arena.run_arena(
+        "tictactoe", "random", "random", games=8, seed=5, save=tmp_path, resume=True, progress=counted
+    )
+    assert counted.done - counted._first == 5 and counted.closed_stopped is False
+    whole = arena.run_arena("tictactoe", "random", "random", games=8, seed=5)
+    assert "partial" not in resumed and resumed["results"] == whole["results"]
+    assert {k: v for k, v in resumed.items() if k not in ("wall_seconds", "seconds_per_move")} == {
+        k: v for k, v in whole.items() if k not in ("wall_seconds", "seconds_per_move")
+    }
+    assert len(list(tmp_path.glob("game-*.json"))) == 8
+
+
+@pytest.mark.parametrize(
+    ("change", "message"), [({"seed": 6}, "seed 5"), ({"bot_b": "mcts-test"}, "bot_b 'random'")]
+)
+def test_resume_refuses_another_run(tmp_path: Path, change: dict, message: str) -> None:
+    arena.run_arena("tictactoe", "random", "random", games=2, seed=5, save=tmp_path)
+    before = (tmp_path / "results.jsonl").read_text()
+    settings = {"bot_b": "random", "seed": 5} | change
+    with pytest.raises(ValueError, match=message):
+        arena.run_arena("tictactoe", "random", games=2, save=tmp_path, resume=True, **settings)
+    assert (tmp_path / "results.jsonl").read_text() == before
+
+
+def test_resume_needs_a_directory() -> None:
+    with pytest.raises(arena.ArenaError, match="resuming"):
+        arena.run_arena("tictactoe", "random", "random", games=2, resume=True)

@@ -61,3 +61,48 @@ def test_evaluation_is_a_win_chance_per_seat() -> None:
         assert len(values) == 4
         assert all(0.0 <= v <= 1.0 for v in values)
         assert sum(values) <= 1.0 + 1e-9
+
+
+@pytest.mark.parametrize(
+    ("red", "green", "guardian", "faction"),
+    [(9, 9, 10, "guardians"), (11, 12, 12, "undead"), (4, 5, 6, "guardians"), (7, 3, 7, "imperial-army")],
+)
+def test_faction_odds_with_a_seated_guardian_leader(red: int, green: int, guardian: int,
+                                                    faction: str) -> None:
+    """legends §3.1: the Guardians first, strictly ahead of both markers."""
+    names = (*FACTIONS, "guardians")
+    exact = dict(zip(names, faction_odds(red, green, 0, guardian), strict=True))
+    assert exact[faction] == 1.0
+    blurred = faction_odds(red, green, 20, guardian, 30)
+    assert len(blurred) == 5 and sum(blurred) == pytest.approx(1.0)
+    assert faction_odds(4, 4, 20, 1, 80)[4] > faction_odds(4, 4, 20, 1, 0)[4]  # the drift raises the chance
+
+
+def test_the_heuristic_knows_the_guardians() -> None:
+    """A Guardian leader's seat is favoured when the Guardian marker leads near the end; without a seated
+    Guardian leader the marker is ignored."""
+    from throne.games import hidden_leaders as hl
+    from throne.games.hidden_leaders.cards import MODULE_CARDS
+
+    st = hl.new_game(players=3, seed=5, modules=("core", "legends"))
+    st.phase, st.leaders = "action", ["tissa", "cyra", "lemron"]
+    st.red, st.green, st.guardian = 6, 4, 12
+    st.parties = [[(c, True) for c in MODULE_CARDS["core"][:6]], [], []]  # one play from the end
+    ahead = evaluate(st)
+    assert ahead[0] > 0.6 > ahead[1]
+    st.guardian = 1  # the Imperials win instead: Tissa shares them with Cyra
+    behind = evaluate(st)
+    assert behind[0] < ahead[0] and behind[1] > ahead[1]
+    st.leaders = ["pavyr", "cyra", "lemron"]
+    low = evaluate(st)
+    st.guardian = 12
+    assert evaluate(st) == low
+
+
+def test_arena_with_the_legends_module() -> None:
+    from throne.scaleout import arena
+
+    report = arena.run_arena(GAME, "random", "random", games=2, players=3, seed=1,
+                             options={"modules": ["core", "legends"]})
+    assert report["games"] == 2 and report["options"] == {"modules": ["core", "legends"]}
+    assert "modules core,legends" in arena.format_report(report)

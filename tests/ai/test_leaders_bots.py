@@ -56,7 +56,7 @@ def test_whole_turn_search_follows_its_plan() -> None:
 
     for state in leaders_positions(6, seed=60, max_moves=40):
         bot = ai.make_bot(GAME, "turns", seed=2)
-        assert isinstance(bot, TurnSearchBot)
+        assert isinstance(bot.inner, TurnSearchBot)  # searching worlds with the unseen deck redealt
         seat = state.to_play
         first = bot.choose(state, seat, Budget(iterations=6000))
         plan = [move for _, move in bot._plan]

@@ -39,7 +39,7 @@ def test_hidden_arena_and_cli_json() -> None:
         app, ["arena", "hidden-leaders", "random", "random", "--games", "3", "--players", "3", "--json"]
     )
     assert result.exit_code == 0, result.output
-    report = json.loads(result.output)
+    report = json.loads(result.stdout)  # progress lines go to stderr
     assert report["players"] == 3
     assert [r["seat_a"] for r in report["results"]] == [0, 1, 2]
 

@@ -1,10 +1,11 @@
-"""Two tiny games with the engines' small protocol, to test the game-independent parts of `throne.ai`."""
+"""Two tiny games with the engines' contract (`throne.games.api`), to test the game-independent parts of
+`throne.ai`."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from throne.ai.games import GameAdapter
+from throne.games import GameSpec, Outcome
 
 LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
 CELLS = [f"{c}{r}" for r in "123" for c in "abc"]
@@ -63,6 +64,18 @@ class TicTacToe:
 
     def key(self) -> tuple:
         return (tuple(self.board), self._to_play)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        if not self.is_over:
+            return None
+        return Outcome.single(self.winner, 2, "line" if self.winner is not None else "full")
+
+    def view(self, seat: int | None = None) -> dict:
+        return {"board": list(self.board), "to_play": self._to_play, "legal_moves": self.legal_moves()}
+
+    def record(self) -> dict:
+        return {"game": "tictactoe", "moves": [CELLS[i] for i in self.history]}
 
     def to_json(self) -> dict:
         return {"board": self.board, "to_play": self._to_play}
@@ -124,6 +137,18 @@ class Nim:
     def key(self) -> tuple:
         return (tuple(self.heaps), self._to_play)
 
+    @property
+    def outcome(self) -> Outcome | None:
+        return Outcome.single(self._winner, self.players, "last") if self.is_over else None
+
+    def view(self, seat: int | None = None) -> dict:
+        return {"heaps": list(self.heaps), "to_play": self._to_play, "legal_moves": self.legal_moves()}
+
+    def record(self) -> dict:
+        start = [size + sum(n for h, n, _ in self.history if h == i) for i, size in enumerate(self.heaps)]
+        moves = [f"{h}:{n}" for h, n, _ in self.history]
+        return {"game": "nim", "start": start, "players": self.players, "moves": moves}
+
     def to_json(self) -> dict:
         return {"heaps": self.heaps, "players": self.players, "to_play": self._to_play}
 
@@ -132,11 +157,11 @@ class Nim:
         return cls(data["heaps"], data["players"], data["to_play"])
 
 
-def _ttt_new(seed: int, players: int) -> TicTacToe:
+def _ttt_new(seed: int, players: int, options: Any, rng: int | None = None) -> TicTacToe:
     return TicTacToe()
 
 
-def _nim_new(seed: int, players: int) -> Nim:
+def _nim_new(seed: int, players: int, options: Any, rng: int | None = None) -> Nim:
     return Nim([3 + seed % 3, 4, 5], players)
 
 
@@ -152,9 +177,25 @@ def _nim_load(data: dict) -> Nim:
     return Nim.from_json(data)
 
 
-def _record(state: Any) -> dict:
-    return {"game": "toy", "state": state.to_json(), "moves": list(state.history)}
+def _ttt_replay(record: dict) -> TicTacToe:
+    state = TicTacToe()
+    for move in record["moves"]:
+        state.play(move)
+    return state
 
 
-TICTACTOE = GameAdapter("tictactoe", (2,), _ttt_new, _dump, _ttt_load, _record)
-NIM = GameAdapter("nim", (2, 3, 4), _nim_new, _dump, _nim_load, _record)
+def _nim_replay(record: dict) -> Nim:
+    state = Nim(record["start"], record["players"])
+    for move in record["moves"]:
+        state.play(move)
+    return state
+
+
+TICTACTOE = GameSpec(
+    id="tictactoe", name="Tic-tac-toe", players=(2,), new_game=_ttt_new, from_record=_ttt_replay,
+    illegal_errors=(IllegalToyMove,), rating="glicko2", dump=_dump, load=_ttt_load, bot_levels=(),
+)
+NIM = GameSpec(
+    id="nim", name="Nim", players=(2, 3, 4), new_game=_nim_new, from_record=_nim_replay,
+    illegal_errors=(IllegalToyMove,), dump=_dump, load=_nim_load, bot_levels=(),
+)

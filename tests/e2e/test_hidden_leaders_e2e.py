@@ -18,7 +18,7 @@ MAX_DECISIONS = 400
 def start_hidden_vs_bots(page: Page) -> None:
     page.goto("/")
     page.select_option("#quick-level", "random")
-    page.click("#play-bot-hidden")
+    page.click("#play-bot-hidden-leaders")
     page.wait_for_url(re.compile(r"/games/\d+$"))
     expect(page.locator("#net-status")).to_have_attribute("data-state", "online")
     expect(page.locator("#power-track .space")).to_have_count(12)

@@ -75,7 +75,8 @@ def _hidden_leaders_moves(games: int = 6) -> list[str]:
     rng = random.Random(5)
     moves: set[str] = set()
     for seed in range(games):
-        state = hl.new_game(players=2 + seed % 5, seed=seed, modules=("core", "kickstarter", "queens"))
+        state = hl.new_game(players=2 + seed % 5, seed=seed,
+                            modules=("core", "kickstarter", "queens", "legends"))
         while not state.is_over:
             legal = state.legal_moves()
             moves.update(legal)

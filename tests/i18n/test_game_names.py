@@ -1,5 +1,5 @@
 """Every name the engines use has a text in every language: Leaders pieces, Hidden Leaders cards, leaders,
-factions (leaders.md §2, hidden-leaders.md §1 and §6)."""
+factions and Fate cards (leaders.md §2, hidden-leaders.md §1 and §6, hidden-leaders-legends.md)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ import pytest
 
 from throne import i18n
 from throne.games import hidden_leaders as hl
+from throne.games.hidden_leaders.cards import GUARDIANS
+from throne.games.hidden_leaders.fate import FATE_KINDS
 from throne.games.leaders.pieces import CODES
 
 CARDS, FACTIONS, LEADERS = hl.CARDS, hl.FACTIONS, hl.LEADERS
@@ -16,7 +18,8 @@ def _keys() -> list[str]:
     keys = [f"leaders.piece.{code}.{part}" for code in CODES for part in ("name", "text")]
     keys += [f"hl.card.{card}.{part}" for card in CARDS for part in ("name", "markers", "text")]
     keys += [f"hl.leader.{leader}" for leader in LEADERS]
-    keys += [f"hl.faction.{faction}" for faction in FACTIONS]
+    keys += [f"hl.faction.{faction}" for faction in (*FACTIONS, GUARDIANS)]
+    keys += [f"hl.fate.{kind}" for kind in FATE_KINDS]
     return keys
 
 

@@ -17,6 +17,8 @@ GAMES = [
         (4, ("core",)),
         (5, ("core", "kickstarter", "queens")),
         (6, ("core", "queens")),
+        (2, ("core", "legends")),
+        (4, ("core", "kickstarter", "queens", "legends")),
     ]
 ]
 
@@ -58,6 +60,11 @@ FOUR = ("leery-lizard", "keen-koi", "ace-fighter", "ghastly-granny")
         ("draw tavern ace-fighter", ()),
         ("tavern ace-fighter", ()),
         ("pick deceased-emperor", ()),
+        ("faction guardians", ()),
+        ("fate guardian-2", ()),
+        ("fate green-1", ()),
+        ("play mother-of-guardians", ()),
+        ("R-4 G-4", ()),
         ("hand leery-lizard", ()),
         ("faction undead", ()),
         ("seat 5", ()),

@@ -74,8 +74,9 @@ def test_leaders_deck_order_never_shows(seed: int) -> None:
         assert np.array_equal(codec.observe(state, seat), codec.observe(other, seat))
 
 
-def random_hidden(players: int, seed: int, decisions: int) -> hl.State:
-    state = hl.new_game(players=players, seed=seed, modules=("core", "kickstarter"))
+def random_hidden(players: int, seed: int, decisions: int,
+                  modules: tuple[str, ...] = ("core", "kickstarter")) -> hl.State:
+    state = hl.new_game(players=players, seed=seed, modules=modules)
     rng = random.Random(seed)
     for _ in range(decisions):
         if state.is_over:
@@ -84,14 +85,19 @@ def random_hidden(players: int, seed: int, decisions: int) -> hl.State:
     return state
 
 
-@pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 2), (4, 3), (5, 4), (6, 5)])
-def test_hidden_leaders_secrets_never_show(players: int, seed: int) -> None:
-    """A state and a redeal of all one seat cannot see give that seat identical observations, all game."""
-    codec = HiddenLeadersCodec(players, ("core", "kickstarter"))
+@pytest.mark.parametrize(("players", "seed", "modules"), [
+    (2, 1, ("core", "kickstarter")), (3, 2, ("core", "kickstarter")), (4, 3, ("core", "kickstarter")),
+    (5, 4, ("core", "kickstarter")), (6, 5, ("core", "kickstarter")), (3, 6, ("core", "legends")),
+    (5, 7, ("core", "kickstarter", "queens", "legends")),
+])
+def test_hidden_leaders_secrets_never_show(players: int, seed: int, modules: tuple[str, ...]) -> None:
+    """A state and a redeal of all one seat cannot see give that seat identical observations, all game
+    (with legends: the leader pool and other seats' Fate cards too)."""
+    codec = HiddenLeadersCodec(players, modules)
     rng = random.Random(seed)
     changed = 0
     for decisions in range(0, 240, 12):
-        state = random_hidden(players, seed, decisions)
+        state = random_hidden(players, seed, decisions, modules)
         if state.is_over:
             break
         for seat in range(players):
@@ -140,3 +146,20 @@ def test_looked_at_cards_are_placed_with_their_seat() -> None:
         if checked >= 20:
             break
     assert checked >= 20
+
+
+def test_legends_blocks_guardian_marker_skips_and_fate() -> None:
+    from tests.games.hidden_leaders.helpers import run_card
+
+    state = run_card("baneful-beacon", {"modules": ("core", "legends"), "parties": {1: "huggable-hulk"},
+                                        "guardian": 6, "skips": [2]}, ["R-1", "1:huggable-hulk"])
+    state.stack[-1] = {**state.stack[-1], "hid": ["guardian-2", "guardian-2"]}
+    mine = hidden_obs.blocks(hidden_obs.encode(state.view(0), 0))
+    theirs = hidden_obs.blocks(hidden_obs.encode(state.view(1), 1))
+    assert mine["markers"][2].argmax() == 5 and mine["markers"][2].sum() == 1.0
+    assert list(mine["fate"]) == [0.0, 0.0, 1.0, 0.0] and theirs["fate"].sum() == 0.0
+    assert mine["skips"][2] == 1.0 and theirs["skips"][1] == 1.0  # relative seats
+    assert list(mine["modules"]) == [1.0, 0.0, 0.0, 1.0]
+    assert mine["decision"][hidden_obs.DECISIONS.index("fate")] == 1.0
+    core = hidden_obs.blocks(hidden_obs.encode(hl.new_game(players=3, seed=1).view(0), 0))
+    assert core["markers"][2].sum() == 0.0

@@ -17,7 +17,8 @@ def test_tournament_command(tmp_path) -> None:
     result = runner.invoke(app, [*args, "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert "Elo" in result.output
-    assert {p.name for p in tmp_path.iterdir()} == {"tournament.json", "ratings.txt", "tournament.png"}
+    report = {"tournament.json", "ratings.txt", "tournament.png"}
+    assert {p.name for p in tmp_path.iterdir()} == {*report, "games.jsonl", "run.json"}
     assert json.loads((tmp_path / "tournament.json").read_text())["entrants"] == ["random", "greedy"]
 
 
@@ -33,7 +34,7 @@ def test_arena_backend_option() -> None:
     args = ["arena", "leaders", "random", "greedy", "--games", "2", "--backend", "serial", "--json"]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
-    assert json.loads(result.output)["games"] == 2
+    assert json.loads(result.stdout)["games"] == 2  # progress lines go to stderr
 
 
 @pytest.mark.parametrize(

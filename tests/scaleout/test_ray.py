@@ -11,6 +11,8 @@ import os
 import pytest
 import ray
 
+from tests.stopping import StopAfter
+from throne.progress import Progress
 from throne.scaleout.arena import run_arena
 from throne.scaleout.backend import run_games
 from throne.scaleout.selfplay import load_selfplay, run_selfplay
@@ -40,7 +42,9 @@ def test_ray_backend_matches_the_pool(tmp_path) -> None:
             on_pool = tournament_keys("pool", game, games, players)
             assert tournament_keys("ray", game, games, players) == on_pool
 
-        on_ray = run_arena("leaders", "random", "easy", games=4, seed=3, backend="ray")
+        counted = Progress("ray", mode="off")
+        on_ray = run_arena("leaders", "random", "easy", games=4, seed=3, backend="ray", progress=counted)
+        assert counted.done == counted.total == 4  # progress is reported on Ray as on the pool
         serial = run_arena("leaders", "random", "easy", games=4, seed=3, backend="serial")
         assert on_ray["results"] == serial["results"]
 
@@ -51,3 +55,9 @@ def test_ray_backend_matches_the_pool(tmp_path) -> None:
         assert load_selfplay(tmp_path / "ray")[1].equals(load_selfplay(tmp_path / "pool")[1])
     finally:
         ray.shutdown()
+
+    # Ctrl-C during a run on a Ray runtime the run started itself: partial results, the runtime shut down
+    options = {"games": 400, "jobs": 2, "backend": "ray", "progress": StopAfter(1)}
+    stopped = run_arena("leaders", "random", "random", **options)
+    assert stopped["partial"] is True and 1 <= stopped["games"] < 400
+    assert not ray.is_initialized()

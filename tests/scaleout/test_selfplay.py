@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.stopping import StopAfter
 from throne.scaleout.selfplay import SelfplayJob, load_selfplay, play_selfplay, run_selfplay
 
 
@@ -47,3 +48,18 @@ def test_errors(tmp_path) -> None:
         run_selfplay("leaders", 1, tmp_path, bot="nobody", backend="serial")
     with pytest.raises(ValueError, match="at least one game"):
         run_selfplay("leaders", 0, tmp_path, backend="serial")
+
+
+def test_stopped_selfplay_writes_the_finished_games(tmp_path) -> None:
+    stop = StopAfter(2)
+    meta = run_selfplay("leaders", 6, tmp_path, seed=2, backend="pool", workers=2, progress=stop)
+    assert stop.closed_stopped is True
+    assert meta["partial"] is True and meta["games_planned"] == 6 and meta["games"] >= 2
+    assert meta["game_numbers"] == sorted(meta["game_numbers"])
+    saved, table = load_selfplay(tmp_path)
+    assert saved == meta and table.num_rows == meta["rows"]
+    assert sorted(set(table.column("game").to_pylist())) == meta["game_numbers"]
+    whole = run_selfplay("leaders", 6, tmp_path / "whole", seed=2, backend="serial")
+    _, full = load_selfplay(tmp_path / "whole")
+    kept = [r for r in full.to_pylist() if r["game"] in meta["game_numbers"]]
+    assert table.to_pylist() == kept and whole["games"] == 6 and "partial" not in whole

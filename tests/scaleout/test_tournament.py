@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from tests.stopping import StopAfter
 from throne.scaleout.tournament import (
     TournamentError,
     format_table,
@@ -57,3 +58,26 @@ def test_report_files(tmp_path) -> None:
     assert paths["png"].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert paths["table"].read_text().splitlines()[0].split()[:3] == ["entrant", "Elo", "±95%"]
     assert format_table(result).count("\n") == 3
+
+
+def test_stopped_tournament_is_partial_and_resumes_to_the_full_result(tmp_path) -> None:
+    entrants = ["random", "greedy", "easy"]
+    stop = StopAfter(4)
+    partial = run_tournament("leaders", entrants, 3, seed=7, backend="serial", out=tmp_path, progress=stop)
+    assert stop.closed_stopped is True and partial.partial and len(partial.games) == 4
+    assert partial.to_json()["partial"] is True and partial.to_json()["games_planned"] == 9
+    assert "PARTIAL: 4 of 9 games" in format_table(partial)
+    counted = StopAfter(100)
+    options = {"seed": 7, "out": tmp_path, "resume": True, "progress": counted}
+    resumed = run_tournament("leaders", entrants, 3, backend="pool", workers=2, **options)
+    assert counted.done - counted._first == 5 and not resumed.partial
+    whole = run_tournament("leaders", entrants, 3, seed=7, backend="serial")
+    assert [(m, outcome_key(r)) for m, r in resumed.games] == [(m, outcome_key(r)) for m, r in whole.games]
+    assert resumed.ratings == whole.ratings and "partial" not in resumed.to_json()
+
+
+def test_resume_refuses_another_tournament(tmp_path) -> None:
+    pair = ["random", "greedy"]
+    run_tournament("leaders", pair, 1, seed=7, backend="serial", out=tmp_path)
+    with pytest.raises(ValueError, match="seed 7"):
+        run_tournament("leaders", pair, 1, seed=8, backend="serial", out=tmp_path, resume=True)

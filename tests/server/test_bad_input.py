@@ -58,7 +58,7 @@ def test_bad_socket_message_changes_nothing(client: TestClient, who: str, frame:
         for name, ws in sockets.items():  # nobody else heard anything but their own pong
             ws.send_json({"type": "ping"})
             _, between = read_until(ws, "pong")
-            assert all(m["type"] == "table" for m in between), (name, between)
+            assert all(m["type"] in {"table", "spectators"} for m in between), (name, between)
     after = client.get(f"/api/games/{game_id}/view").json()
     assert after["ply"] == 0 and after["view"] == before["view"]
     assert client.get(f"/api/games/{game_id}/record").json()["moves"] == []
@@ -83,6 +83,7 @@ def test_socket_without_hello_or_with_a_wrong_token(client: TestClient) -> None:
 
 def test_unknown_game_socket_is_closed(client: TestClient) -> None:
     with client.websocket_connect("/ws/games/999999") as ws:
+        ws.send_json({"type": "hello", "spectate": True})  # answered after the hello, like a private table
         assert ws.receive_json()["code"] == "unknown_game"
         message = ws.receive()
         assert message["type"] == "websocket.close" and message["code"] == 4404

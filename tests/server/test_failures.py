@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 import threading
 import time
 from pathlib import Path
@@ -23,7 +24,7 @@ from throne.server.resilience import Backoff, CircuitBreaker
 def _committed_view(client: TestClient, game_id: int, moves: list[tuple[int, str]]) -> dict[str, Any]:
     info = client.app.state.hub.repo.get_game(game_id)
     kind = kind_of(info.game)
-    return kind.view(rebuild(kind, info.seed or 0, info.players, info.options, moves), None)
+    return kind.view(rebuild(kind, info, moves), None)
 
 
 def test_no_uncommitted_position_is_ever_visible(client: TestClient, monkeypatch) -> None:
@@ -198,6 +199,7 @@ BREAKER_CASES = [
     ("f f f", False, True),  # third failure in a row: open, calls fail fast
     ("f f s f", True, False),  # a success resets the count
     ("f f f t+1.0", True, True),  # cool-down over: one probe goes through (half-open)
+    ("f f f f f t+1.0", True, True),  # calls already under way when it opened do not lengthen the cool-down
     ("f f f t+1.0 a", False, True),  # ... and only one
     ("f f f t+1.0 a s", True, False),  # the probe succeeded: closed
     ("f f f t+1.0 a f t+1.0", False, True),  # the probe failed: the cool-down doubled to 2 s
@@ -233,3 +235,32 @@ def test_backoff_grows_with_jitter_up_to_the_cap() -> None:
     assert [n for n in range(1, 10) if logged.failed() and logged.worth_logging] == [1, 2, 4, 8]
     backoff.reset()
     assert backoff.failures == 0 and backoff.failed() <= 0.1
+
+
+def test_a_lock_held_outside_fails_one_write_not_the_server(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path, secret_key="k", busy_timeout=0.3, abandon_timeout=3600.0)
+    with TestClient(create_app(settings), raise_server_exceptions=False) as client:
+        game_id, tokens = two_player_leaders(client)
+        view = client.get(f"/api/games/{game_id}/view").json()
+        token = tokens[view["to_play"]]
+        move = client.get(f"/api/games/{game_id}/view", headers={"X-Seat-Token": token}).json()[
+            "legal_moves"
+        ][0]
+        outside = sqlite3.connect(tmp_path / "throne.sqlite3", isolation_level=None)
+        outside.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+        try:
+            started = time.monotonic()
+            r = client.post(
+                f"/api/games/{game_id}/move", json={"move": move}, headers={"X-Seat-Token": token}
+            )
+            assert r.status_code == 503 and r.json()["error"]["code"] == "store_unavailable", r.text
+            assert time.monotonic() - started < 5  # the busy timeout, not a frozen game
+            started = time.monotonic()
+            assert client.get(f"/api/games/{game_id}").status_code == 200  # reads go on meanwhile
+            assert client.get(f"/api/games/{game_id}/view").json()["ply"] == 0
+            assert time.monotonic() - started < 1
+        finally:
+            outside.execute("ROLLBACK")
+            outside.close()
+        r = client.post(f"/api/games/{game_id}/move", json={"move": move}, headers={"X-Seat-Token": token})
+        assert r.status_code == 200 and r.json()["ply"] == 1, r.text

@@ -12,6 +12,7 @@ import random
 import re
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from tests.server.helpers import hello, read_until
@@ -41,9 +42,12 @@ def _tokens(message: dict[str, Any], own_input: str | None = None) -> set[str]:
     return set(TOKEN.findall(text))
 
 
-def test_no_message_reveals_a_hidden_card(client: TestClient) -> None:
+@pytest.mark.parametrize("modules", [["core"], ["core", "legends"]])
+def test_no_message_reveals_a_hidden_card(client: TestClient, modules: list[str]) -> None:
+    """With ``legends`` the leader pool (leaders never dealt) and other seats' Fate cards stay hidden too."""
     r = client.post(
-        "/api/play-bot", json={"game": "hidden-leaders", "players": 4, "bot": "random", "name": "Hu"}
+        "/api/play-bot", json={"game": "hidden-leaders", "players": 4, "bot": "random", "name": "Hu",
+                               "options": {"modules": modules}}
     )
     assert r.status_code == 201, r.text
     game_id, seat, token = r.json()["game"]["id"], r.json()["seat"], r.json()["token"]
@@ -78,8 +82,15 @@ def test_no_message_reveals_a_hidden_card(client: TestClient) -> None:
                 break
 
     record = client.get(f"/api/games/{game_id}/record").json()
+    assert record["rng"] == 2 and len(record["seed"]) == 32  # the finished game's 128-bit secret, public now
+    live = [m for messages in received.values() for m in messages if m.get("status") != "finished"]
+    assert live and not any(record["seed"] in json.dumps(m) for m in live)  # never sent while live
     state = hl.new_game(
-        players=4, seed=record["seed"], variant=record["variant"], modules=tuple(record["modules"])
+        players=4,
+        seed=record["seed"],
+        variant=record["variant"],
+        modules=tuple(record["modules"]),
+        rng=record["rng"],
     )
     plies = [(state.view(seat), state.view(None), state.to_json())]
     for mover, move in record["moves"]:
@@ -94,12 +105,15 @@ def test_no_message_reveals_a_hidden_card(client: TestClient) -> None:
         assert states[-1]["ply"] == len(record["moves"])
         for message in messages:
             if message["type"] != "state":
-                assert message["type"] in {"welcome", "table"}
+                assert message["type"] in {"welcome", "table", "spectators"}
                 assert not _tokens(message) & _secrets(plies[0][2], plies[0][1], None)
                 continue
             mine, public, full = plies[message["ply"]]
             view = mine if who == seat else public
             assert message["view"] == view
+            fate = full.get("stack", [{}])[-1] if full["phase"] == "resolve" else {}
+            if fate.get("then") == "fate" and fate["seat"] != who:
+                assert view["fate"]["cards"] == {"count": 2}
             if full["phase"] != "over":
                 assert not _tokens(message) & _secrets(full, view, who), (who, message["ply"])
             checked += 1
@@ -131,7 +145,8 @@ def test_replay_of_a_live_game_shows_public_information_only(client: TestClient)
     hub = client.app.state.hub
     info, moves = hub.repo.get_game(game_id), hub.repo.moves(game_id)
     assert replay["status"] == "live" and len(replay["steps"]) >= 1
-    state = hl.new_game(players=3, seed=info.seed, variant="full", modules=("core",))
+    assert info.seed is None and len(info.secret) == 32  # a fresh 128-bit secret, not a small seed
+    state = hl.new_game(players=3, seed=info.secret, variant="full", modules=("core",))
     for step, lean in zip(replay["steps"], light["steps"], strict=True):
         if step["ply"]:
             state.play(moves[step["ply"] - 1][1])

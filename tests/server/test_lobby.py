@@ -91,6 +91,8 @@ def test_private_tables_need_the_invite(client: TestClient) -> None:
     with client.websocket_connect(f"/ws/games/{game_id}") as ws:
         ws.send_json({"type": "hello", "spectate": True})
         assert read_until(ws, "error")[0]["code"] == "unknown_game"
+        assert ws.receive()["code"] == 4404  # closed, exactly like a game that does not exist
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
         welcome, _ = hello(ws, None, spectate=True, invite=invite)
         assert welcome["seat"] is None
 
@@ -150,3 +152,23 @@ def test_a_game_everyone_left_is_finished_by_bots(tmp_path: Path) -> None:
         assert game["status"] == "finished"
         assert all(s["kind"] == "bot" and s["takeover"] for s in game["seats"])
         assert len(client.get(f"/api/games/{game_id}/record").json()["moves"]) == game["ply"]
+
+
+def test_legends_is_a_table_option(client: TestClient) -> None:
+    """The Forgotten Legends module is offered by /api/meta and a table with it deals a legends game."""
+    meta = client.get("/api/meta").json()["games"]["hidden-leaders"]
+    options = {o["name"]: o for o in meta["options"]}
+    assert options["modules"]["choices"] == ["core", "kickstarter", "queens", "legends"]
+    assert options["modules"]["required"] == ["core"] and options["modules"]["default"] == ["core"]
+    r = client.post("/api/play-bot", json={"game": "hidden-leaders", "players": 3, "bot": "random",
+                                          "options": {"modules": ["core", "legends"]}})
+    assert r.status_code == 201, r.text
+    with client.websocket_connect(f"/ws/games/{r.json()['game']['id']}") as ws:
+        hello(ws, r.json()["token"])
+        state, _ = read_until(ws, "state")
+        view = state["view"]
+        assert view["modules"] == ["core", "legends"] and view["markers"]["guardian"] >= 1
+        assert view["leader_pool"] == {"base": 3, "guardians": 1}
+    bad = client.post("/api/play-bot", json={"game": "hidden-leaders", "players": 3, "bot": "random",
+                                            "options": {"modules": ["legends"]}})
+    assert bad.status_code == 400 and "core" in bad.text

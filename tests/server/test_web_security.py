@@ -177,4 +177,5 @@ def test_a_huge_ply_on_the_socket_is_a_bad_message(client: TestClient, frame: st
 
 def test_a_socket_to_a_game_id_beyond_63_bits_is_unknown(client: TestClient) -> None:
     with client.websocket_connect(f"/ws/games/{BIG}") as ws:
+        ws.send_json({"type": "hello"})
         assert ws.receive_json()["code"] == "unknown_game"

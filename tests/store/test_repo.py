@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import pytest
 import sqlalchemy as sa
+from alembic import command
+from alembic.script import ScriptDirectory
 
 from throne.store import Database, Repo
+from throne.store.db import alembic_config
 from throne.store.repo import (
     NotFound,
     NotOpen,
@@ -54,10 +57,38 @@ def test_migrations_reach_head_and_run_twice(fresh_url: str) -> None:
     database.upgrade()
     database.upgrade()
     with database.engine.connect() as conn:
-        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == "0001"
+        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == _single_head()
     tables = set(sa.inspect(database.engine).get_table_names())
     assert {"users", "games", "seats", "moves", "ratings"} <= tables
     database.dispose()
+
+
+def _single_head() -> str:
+    """The one head revision (get_current_head refuses a branched history)."""
+    head = ScriptDirectory.from_config(alembic_config("sqlite://")).get_current_head()
+    assert head is not None
+    return head
+
+
+def test_every_migration_downgrades_and_upgrades_again(fresh_url: str) -> None:
+    database = Database(fresh_url)
+    database.upgrade()
+    cfg = alembic_config(fresh_url)
+    command.downgrade(cfg, "0001")
+    command.upgrade(cfg, "head")
+    with database.engine.connect() as conn:
+        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == _single_head()
+    database.dispose()
+
+
+def test_revoking_sessions_and_new_passwords_raise_the_session_epoch(repo: Repo) -> None:
+    ann = repo.create_user("Ann", "ann", "hash")
+    assert ann.session_epoch == 0
+    repo.revoke_sessions(ann.id)
+    assert repo.get_user(ann.id).session_epoch == 1
+    assert repo.set_password_hash(ann.id, "new-hash") == 2
+    again = repo.get_user(ann.id)
+    assert (again.session_epoch, again.password_hash) == (2, "new-hash")
 
 
 def test_usernames_are_unique_ignoring_case(repo: Repo) -> None:

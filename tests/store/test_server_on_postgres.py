@@ -25,7 +25,7 @@ def test_a_rated_game_on_postgres(pg_cluster: PgCluster, tmp_path: Path) -> None
             client.cookies.clear()
             assert (
                 client.post(
-                    "/api/accounts/register", json={"username": name, "password": "password1"}
+                    "/api/accounts/register", json={"username": name, "password": "rook-to-e4!"}
                 ).status_code
                 == 201
             )

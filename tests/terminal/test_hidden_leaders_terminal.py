@@ -88,3 +88,30 @@ def test_replay_rejects_a_bad_record() -> None:
 def test_track_marks_both_markers_and_the_war_zone() -> None:
     line = term.track(9, 9)
     assert " 9RG" in line and "[" in line and "war" in line
+
+
+def test_track_marks_the_guardian_marker() -> None:
+    line = term.track(4, 6, 6)
+    assert " 4R " in line and " 6G*" in line
+    assert "*" not in term.track(4, 6)
+
+
+def test_plays_a_legends_game() -> None:
+    """`throne play hidden-leaders --modules core,legends`: the third marker, the pool sizes, the Fate."""
+    out: list[str] = []
+    term.play(players=3, seat=0, seed=11, modules=("core", "legends"), input_fn=lambda _p: "1",
+              out=out.append)
+    text = "\n".join(out)
+    assert "Guardian *=" in text and "Leader pool (secret): 3 base and 1 Guardian leaders" in text
+    assert "If the game ended now:" in text and "Game over. Winning faction:" in text
+    assert re.search(r"Final markers R=\d+ G=\d+, Guardian \d+\.", text)
+
+
+def test_render_shows_a_pending_fate_to_its_chooser_only() -> None:
+    from tests.games.hidden_leaders.helpers import run_card
+
+    st = run_card("baneful-beacon", {"modules": ("core", "legends"), "parties": {1: "huggable-hulk"}},
+                  ["R-1", "1:huggable-hulk"])
+    mine, theirs = term.render(st.view(0)), term.render(st.view(1))
+    assert "Your Fate cards:" in mine and "Your Fate cards:" not in theirs
+    assert "Seat 0 chooses 1 of 2 Fate cards (Huggable Hulk was buried)" in theirs

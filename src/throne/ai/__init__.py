@@ -6,7 +6,7 @@ Matches of many games (arena, tournaments) live in `throne.scaleout`.
 from throne import ai
 ai.bot_names("leaders")                      # bots and levels
 bot = ai.make_bot("leaders", "hard", seed=1)
-move = bot.choose(state, state.to_play)      # in this process
+move = bot.choose(ai.seat_state("leaders", state, seat), seat)      # in this process, blind to secrets
 move = ai.choose_move("leaders", state, state.to_play, "hard", seed=1, timeout=5.0)   # in a worker
 ```
 """
@@ -22,7 +22,6 @@ from throne.ai.base import (
     UnknownBotError,
     UnknownGameError,
 )
-from throne.ai.catalog import register_builtins
 from throne.ai.registry import (
     LEVELS,
     bot_entry,
@@ -32,11 +31,10 @@ from throne.ai.registry import (
     register_bot,
     register_game,
     register_level,
+    seat_state,
     unregister_bot,
 )
 from throne.ai.worker import choose_move, choose_move_async, shutdown
-
-register_builtins()
 
 __all__ = [
     "LEVELS",
@@ -56,6 +54,7 @@ __all__ = [
     "register_bot",
     "register_game",
     "register_level",
+    "seat_state",
     "shutdown",
     "unregister_bot",
 ]

@@ -118,7 +118,9 @@ class BudgetClock:
 class Bot(Protocol):
     """A move chooser. `choose` returns a move string legal in `state` for `seat` (the seat to play).
 
-    A Hidden Leaders bot reads the state only through `view(seat)` and `determinize(seat, rng)`.
+    A Hidden Leaders bot reads the state only through `view(seat)` and `determinize(seat, rng)`; a Leaders
+    searcher plays in a world with the unseen deck redealt. Hand bots `ai.seat_state(game, state, seat)`, so
+    they never hold a secret at all (the worker does).
     """
 
     name: str

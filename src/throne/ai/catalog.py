@@ -1,6 +1,8 @@
-"""The built-in games, bots and strength levels of `throne.ai`.
+"""The game-specific bots and strength levels of `throne.ai`, registered when a game's bots are first used.
 
-Factories import the game-specific modules only when a bot is built, so importing `throne.ai` stays cheap.
+Every registered game gets `random` and one bot per level of its spec without further code; the games
+below also get dedicated bots. Factories import the game-specific modules only when a bot is built, so
+importing `throne.ai` stays cheap.
 """
 
 from __future__ import annotations
@@ -8,44 +10,51 @@ from __future__ import annotations
 from typing import Any
 
 from throne.ai.base import Budget
-from throne.ai.games import HIDDEN_LEADERS, LEADERS
-from throne.ai.random_bot import RandomBot
-from throne.ai.registry import register_bot, register_game, register_level
+from throne.ai.registry import register_bot, register_level
+from throne.games import GameSpec
+
+
+def _blind_to_the_deck(bot: Any, seed: int) -> Any:
+    """A Leaders searcher that plays in a world with the unseen deck dealt again from its own generator."""
+    from throne.ai.worlds import SampledWorldBot
+    from throne.games.leaders import redeal
+
+    return SampledWorldBot(bot, redeal, seed)
 
 
 def leaders_greedy(seed: int = 0, budget: Budget | None = None, name: str = "greedy") -> Any:
     from throne.ai.greedy import GreedyBot
     from throne.ai.leaders_eval import OPS
 
-    return GreedyBot(seed, budget, name, ops=OPS)
+    return _blind_to_the_deck(GreedyBot(seed, budget, name, ops=OPS), seed)
 
 
 def leaders_mcts(seed: int = 0, budget: Budget | None = None, name: str = "mcts") -> Any:
     from throne.ai.leaders_eval import OPS
     from throne.ai.mcts import MctsBot
 
-    return MctsBot(seed, budget, name, ops=OPS)
+    return _blind_to_the_deck(MctsBot(seed, budget, name, ops=OPS), seed)
 
 
 def leaders_alphabeta(seed: int = 0, budget: Budget | None = None, name: str = "alphabeta") -> Any:
     from throne.ai.alphabeta import AlphaBetaBot
     from throne.ai.leaders_eval import OPS
 
-    return AlphaBetaBot(seed, budget, name, ops=OPS)
+    return _blind_to_the_deck(AlphaBetaBot(seed, budget, name, ops=OPS), seed)
 
 
 def leaders_turns(seed: int = 0, budget: Budget | None = None, name: str = "turns") -> Any:
     from throne.ai.alphabeta import TurnSearchBot
     from throne.ai.leaders_eval import OPS
 
-    return TurnSearchBot(seed, budget, name, ops=OPS, diverse=True)
+    return _blind_to_the_deck(TurnSearchBot(seed, budget, name, ops=OPS, diverse=True), seed)
 
 
 def leaders_quickturns(seed: int = 0, budget: Budget | None = None, name: str = "quickturns") -> Any:
     from throne.ai.alphabeta import TurnSearchBot
     from throne.ai.leaders_eval import OPS
 
-    return TurnSearchBot(seed, budget, name, ops=OPS)
+    return _blind_to_the_deck(TurnSearchBot(seed, budget, name, ops=OPS), seed)
 
 
 def hidden_greedy(seed: int = 0, budget: Budget | None = None, name: str = "greedy") -> Any:
@@ -60,10 +69,7 @@ def hidden_ismcts(seed: int = 0, budget: Budget | None = None, name: str = "ismc
     return IsmctsBot(seed, budget, name)
 
 
-def _register_leaders() -> None:
-    game = LEADERS.name
-    register_game(LEADERS)
-    register_bot(game, "random", RandomBot, "uniformly random legal moves")
+def _register_leaders(game: str) -> None:
     register_bot(game, "greedy", leaders_greedy, "one action ahead with the Leaders heuristic")
     register_bot(
         game,
@@ -100,10 +106,7 @@ def _register_leaders() -> None:
     register_level(game, "hard", "turns", Budget(iterations=12000), "whole-turn search, 12,000 evaluations")
 
 
-def _register_hidden_leaders() -> None:
-    game = HIDDEN_LEADERS.name
-    register_game(HIDDEN_LEADERS)
-    register_bot(game, "random", RandomBot, "uniformly random legal moves")
+def _register_hidden_leaders(game: str) -> None:
     register_bot(
         game,
         "greedy",
@@ -123,6 +126,11 @@ def _register_hidden_leaders() -> None:
     register_level(game, "hard", "ismcts", Budget(iterations=300), "ISMCTS, 300 iterations")
 
 
-def register_builtins() -> None:
-    _register_leaders()
-    _register_hidden_leaders()
+_DEDICATED = {"leaders": _register_leaders, "hidden-leaders": _register_hidden_leaders}
+
+
+def register_game_bots(spec: GameSpec) -> None:
+    """Register the dedicated bots and levels of `spec`'s game, if it has any."""
+    register = _DEDICATED.get(spec.id)
+    if register is not None:
+        register(spec.id)

@@ -1,87 +1,58 @@
-"""How `throne.ai` creates, ships and rebuilds the states of each game (engines imported only when used)."""
+"""How `throne.ai` creates, ships and rebuilds the states of a registered game (through its `GameSpec`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
+
+from throne.games import GameSpec
 
 
 @dataclass(frozen=True)
 class GameAdapter:
-    """What the framework needs to know about one game; the functions must be module-level (picklable).
+    """One registered game, with the options its new games use; picklable (the spec's functions are
+    module-level), so a job can carry it into a worker process that never saw the registration.
 
-    `dump` turns a state into plain data that crosses a process boundary and `load` rebuilds the full state
-    from it (for Hidden Leaders the full state, secrets included: the bot itself only looks through
-    `view(seat)`/`determinize(seat)`).
+    `dump` turns a state into plain data that crosses a process boundary and `load` rebuilds the state from
+    it. `blind(state, seat)` is what a bot of `seat` is sent instead: only what that seat may know (Leaders:
+    the record with the unseen deck in sorted order; Hidden Leaders: the seat's canonical world), so a bot
+    worker never holds a secret. Games without hidden information leave it out (the full dump is sent).
     """
 
-    name: str
-    players: tuple[int, ...]
-    new_game: Callable[[int, int], Any]
-    dump: Callable[[Any], Any]
-    load: Callable[[Any], Any]
-    record: Callable[[Any], dict]
-    warmup: tuple[str, ...] = ()
+    spec: GameSpec
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return self.spec.id
+
+    @property
+    def players(self) -> tuple[int, ...]:
+        return self.spec.players
+
+    def payload_for(self, state: Any, seat: int) -> Any:
+        """What a bot of `seat` receives: the spec's `blind(state, seat)`, or the full dump of a game
+        without secrets."""
+        return self.spec.blind_state(state, seat)
 
     @property
     def default_players(self) -> int:
-        return 4 if 4 in self.players else self.players[0]
+        return self.spec.seats_default
 
+    @property
+    def warmup(self) -> tuple[str, ...]:
+        return self.spec.warmup
 
-def _leaders_new(seed: int, players: int) -> Any:
-    from throne.games import leaders
+    def new_game(self, seed: int, players: int, **options: Any) -> Any:
+        """A deal with this adapter's options, updated by `options` (e.g. Hidden Leaders `modules`)."""
+        return self.spec.new_state(seed, players, {**self.options, **options})
 
-    return leaders.new_game(seed=seed)
+    def dump(self, state: Any) -> Any:
+        return self.spec.dump_state(state)
 
+    def load(self, data: Any) -> Any:
+        return self.spec.load_state(data)
 
-def _leaders_dump(state: Any) -> dict:
-    # The record (start position + moves) keeps the history the repetition rule needs.
-    return state.record()
-
-
-def _leaders_load(record: dict) -> Any:
-    from throne.games import leaders
-
-    return leaders.record_to_state(record)
-
-
-def _record(state: Any) -> dict:
-    return state.record()
-
-
-def _hidden_new(seed: int, players: int) -> Any:
-    from throne.games import hidden_leaders
-
-    return hidden_leaders.new_game(players=players, seed=seed)
-
-
-def _hidden_dump(state: Any) -> dict:
-    return state.to_json()
-
-
-def _hidden_load(data: dict) -> Any:
-    from throne.games import hidden_leaders
-
-    return hidden_leaders.from_json(data)
-
-
-LEADERS = GameAdapter(
-    name="leaders",
-    players=(2,),
-    new_game=_leaders_new,
-    dump=_leaders_dump,
-    load=_leaders_load,
-    record=_record,
-    warmup=("throne.games.leaders",),
-)
-
-HIDDEN_LEADERS = GameAdapter(
-    name="hidden-leaders",
-    players=(2, 3, 4, 5, 6),
-    new_game=_hidden_new,
-    dump=_hidden_dump,
-    load=_hidden_load,
-    record=_record,
-    warmup=("throne.games.hidden_leaders",),
-)
+    def record(self, state: Any) -> dict:
+        return state.record()

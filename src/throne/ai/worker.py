@@ -58,7 +58,7 @@ class Outcome:
 
 
 def run_job(job: Job) -> str:
-    """Rebuild the state and let a fresh bot choose (runs inside the worker; callable directly in tests)."""
+    """Rebuild the seat's state and let a fresh bot choose (runs inside the worker; callable in tests)."""
     state = job.adapter.load(job.payload)
     bot = job.entry.build(job.seed)
     return bot.choose(state, job.seat, job.budget)
@@ -260,7 +260,8 @@ def _prepare(game: str, state: Any, seat: int, bot: str, seed: int, timeout: flo
     check_turn(state, seat)
     legal = state.legal_moves()
     budget = entry.budget.capped(timeout * TIME_SHARE)
-    return Job(adapter, entry, adapter.dump(state), seat, seed, budget), legal
+    # only what `seat` may know crosses into the worker (see `seat_state`): never the record or full state
+    return Job(adapter, entry, adapter.payload_for(state, seat), seat, seed, budget), legal
 
 
 def _finish(outcome: Outcome, legal: list[str], game: str, bot: str, seat: int, seed: int) -> str:

@@ -16,6 +16,7 @@ from typing import Any
 from throne.ai import registry
 from throne.ai.base import Budget
 from throne.ai.positions import random_positions
+from throne.progress import Progress
 
 
 def positions(game: str, count: int, seed: int = 0) -> list[Any]:
@@ -42,13 +43,37 @@ def measure(game: str, name: str, state: Any, seconds: float) -> tuple[float, st
     return decisions / (time.process_time() - started), "decisions/s"
 
 
-def run(game: str, runs: int = 5, seconds: float = 2.0) -> None:
-    """Print the median rate of every plain bot (levels are these bots with fixed budgets)."""
+def run(game: str, runs: int = 5, seconds: float = 2.0, progress: Progress | None = None) -> bool:
+    """Print the median rate of every plain bot (levels are these bots with fixed budgets).
+
+    False when Ctrl-C cut the runs short: the bots measured so far are printed.
+    """
     names = [n for n in registry.bot_names(game) if not registry.bot_entry(game, n).level]
     states = positions(game, runs)
+    bar = progress or Progress.off()
+    bar.start(len(names) * runs)
+    table: list[tuple[str, list[tuple[float, str]]]] = []
+    complete = False
+    try:
+        for name in names:
+            table.append((name, []))
+            for state in states:
+                table[-1][1].append(measure(game, name, state, seconds))
+                bar.advance()
+        complete = True
+    except KeyboardInterrupt:
+        if not table or not table[0][1]:
+            raise
+    finally:
+        bar.close(stopped=not complete)
     print(f"{game} bots: median of {runs} positions, {seconds:g} s each, rates per CPU second")
     print(f"{'bot':<12} {'rate':>12}  unit")
-    for name in names:
-        rates = [measure(game, name, state, seconds) for state in states]
+    for name, rates in table:
+        if not rates:
+            continue
         rate = statistics.median(r for r, _ in rates)
-        print(f"{name:<12} {rate:>12.0f}  {rates[0][1]}")
+        short = f"  ({len(rates)} of {runs} positions)" if len(rates) < runs else ""
+        print(f"{name:<12} {rate:>12.0f}  {rates[0][1]}{short}")
+    if not complete:
+        print("PARTIAL: the benchmark was stopped")
+    return complete

@@ -7,6 +7,7 @@ import statistics
 import time
 
 from throne.games import hidden_leaders as hl
+from throne.progress import Progress
 
 PLAYER_COUNTS = (2, 4, 6)
 
@@ -50,15 +51,40 @@ def measure(players: int, seconds: float, seed0: int = 0, mode: str = "api") -> 
     return games / elapsed, decisions / elapsed
 
 
-def run(runs: int = 5, seconds: float = 2.0) -> None:
-    """Print the median of ``runs`` timed runs for 2, 4 and 6 players and both modes."""
+def run(runs: int = 5, seconds: float = 2.0, progress: Progress | None = None) -> bool:
+    """Print the median of ``runs`` timed runs for 2, 4 and 6 players and both modes.
+
+    False when Ctrl-C cut the runs short: the rows measured so far are printed (the last one perhaps over
+    fewer runs).
+    """
+    bar = progress or Progress.off()
+    bar.start(len(PLAYER_COUNTS) * len(MODES) * runs)
+    table: list[tuple[int, str, list[tuple[float, float]]]] = []
+    complete = False
+    try:
+        for players in PLAYER_COUNTS:
+            for mode in MODES:
+                table.append((players, mode, []))
+                for r in range(runs):
+                    table[-1][2].append(measure(players, seconds, seed0=1000 * r, mode=mode))
+                    bar.advance()
+        complete = True
+    except KeyboardInterrupt:
+        if not table or not table[0][2]:
+            raise
+    finally:
+        bar.close(stopped=not complete)
     print(f"Hidden Leaders random games, modules=core, one core, median of {runs} runs of {seconds:g} CPU s")
     print("api     = legal_moves() + play(move) with knowledge tracking (as a game server runs it)")
     print("playout = clone(track=False) + random_playout(), the search fast path")
     print(f"{'players':>7} {'mode':>8} {'games/s':>10} {'decisions/s':>12} {'decisions/game':>15}")
-    for players in PLAYER_COUNTS:
-        for mode in MODES:
-            results = [measure(players, seconds, seed0=1000 * r, mode=mode) for r in range(runs)]
-            g = statistics.median(r[0] for r in results)
-            d = statistics.median(r[1] for r in results)
-            print(f"{players:>7} {mode:>8} {g:>10.1f} {d:>12.0f} {d / g:>15.1f}")
+    for players, mode, results in table:
+        if not results:
+            continue
+        g = statistics.median(r[0] for r in results)
+        d = statistics.median(r[1] for r in results)
+        short = f"  ({len(results)} of {runs} runs)" if len(results) < runs else ""
+        print(f"{players:>7} {mode:>8} {g:>10.1f} {d:>12.0f} {d / g:>15.1f}{short}")
+    if not complete:
+        print("PARTIAL: the benchmark was stopped")
+    return complete

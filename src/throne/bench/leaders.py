@@ -11,6 +11,7 @@ import statistics
 import time
 
 from throne.games import leaders
+from throne.progress import Progress
 
 
 def playout(seed: int) -> int:
@@ -89,16 +90,30 @@ def measure_strings(seconds: float, seed0: int = 0) -> float:
     return moves / (now - start)
 
 
-def run(runs: int = 5, seconds: float = 2.0) -> None:
-    """Print medians of ``runs`` timed runs of each measurement."""
+def run(runs: int = 5, seconds: float = 2.0, progress: Progress | None = None) -> bool:
+    """Print medians of ``runs`` timed runs of each measurement; False when Ctrl-C cut the runs short."""
+    bar = progress or Progress.off()
+    bar.start(runs * 3)  # three timed measurements per run
     states = sample_states(200)
     rows = []
-    for r in range(runs):
-        g, a = measure_playouts(seconds, seed0=1000 * r)
-        rows.append((g, a, measure_apply_undo(seconds, states), measure_strings(seconds, seed0=1000 * r)))
+    complete = False
+    try:
+        for r in range(runs):
+            g, a = measure_playouts(seconds, seed0=1000 * r)
+            bar.advance()
+            undo = measure_apply_undo(seconds, states)
+            bar.advance()
+            rows.append((g, a, undo, measure_strings(seconds, seed0=1000 * r)))
+            bar.advance()
+        complete = True
+    except KeyboardInterrupt:
+        if not rows:
+            raise
+    finally:
+        bar.close(stopped=not complete)
     med = [statistics.median(row[i] for row in rows) for i in range(4)]
     print(
-        f"Leaders engine, one core, median of {runs} runs of {seconds:g} s "
+        f"Leaders engine, one core, median of {len(rows)} runs of {seconds:g} s "
         f"of CPU time (NUM_ACTIONS={leaders.NUM_ACTIONS})"
     )
     print(f"{'measure':<34} {'median':>12}")
@@ -107,3 +122,6 @@ def run(runs: int = 5, seconds: float = 2.0) -> None:
     print(f"{'apply+undo pairs/s':<34} {med[2]:>12.0f}")
     print(f"{'string API (legal_moves+play)/s':<34} {med[3]:>12.0f}")
     print(f"{'actions per game':<34} {med[1] / med[0]:>12.1f}")
+    if not complete:
+        print(f"PARTIAL: {len(rows)} of {runs} runs (the benchmark was stopped)")
+    return complete

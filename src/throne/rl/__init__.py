@@ -7,6 +7,10 @@ See docs/research-api.md for the observation and action encodings.
 
 from __future__ import annotations
 
-from throne.rl.gym import register as _register_gym
+from throne.extras import require
+
+require("rl", "`throne.rl` (the research API)")
+
+from throne.rl.gym import register as _register_gym  # noqa: E402 - after the check of the extra
 
 _register_gym()

@@ -5,10 +5,12 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+from throne import games
 from throne.rl import leaders_obs
 
 
@@ -176,9 +178,25 @@ class HiddenLeadersCodec(Codec):
         return "\n".join(lines)
 
 
-def make_codec(game: str, **options: Any) -> Codec:
-    if game == "leaders":
-        return LeadersCodec(**options)
-    if game == "hidden-leaders":
-        return HiddenLeadersCodec(**options)
-    raise ValueError(f"unknown game {game!r} (known: leaders, hidden-leaders)")
+def _leaders_codec(players: int, options: dict[str, Any], **kwargs: Any) -> Codec:
+    return LeadersCodec(**kwargs)
+
+
+def _hidden_codec(players: int, options: dict[str, Any], **kwargs: Any) -> Codec:
+    return HiddenLeadersCodec(players, tuple(options["modules"]), options["variant"], **kwargs)
+
+
+CODECS: dict[str, Callable[..., Codec]] = {"leaders": _leaders_codec, "hidden-leaders": _hidden_codec}
+"""`{game id: factory(players, options, **kwargs)}`: the games with an RL encoding."""
+
+
+def make_codec(
+    game: str, *, players: int | None = None, options: dict[str, Any] | None = None, **kwargs: Any
+) -> Codec:
+    """The codec of a registered game for `players` seats and its (validated) `options`."""
+    spec = games.get(game)
+    factory = CODECS.get(spec.id)
+    if factory is None:
+        raise ValueError(f"{spec.name} has no RL encoding (encodings exist for: {', '.join(CODECS)})")
+    players = spec.seats_default if players is None else players
+    return factory(players, spec.normalize_options(players, options), **kwargs)

@@ -8,7 +8,8 @@ in the order of `hidden_leaders.CARDS` (`CARD_INDEX`). The blocks, in id order:
 | `pass` `skip` `draw harbor` `pile graveyard` `pile wilderness` `flip` `look` | fixed | 7 |
 | `play <card>` | per card | C |
 | `tavern <card>` · `pick <card>` · `hand <card>` · `draw tavern <card>` | per card each | 4·C |
-| `faction <f>` | factions in `FACTIONS` order | 4 |
+| `faction <f>` | factions in `FACTIONS` order, then `guardians` | 5 |
+| `fate <kind>` | Fate kinds in `FATE_KINDS` order (legends) | 4 |
 | `seat <n>` | n < 6 | 6 |
 | `<seat>:<card>` (face-up hero) | 6·C |
 | `<seat>:down<k>` (face-down hero) | k < `MAX_DOWN` | 6·MAX_DOWN |
@@ -27,6 +28,8 @@ import itertools
 from collections.abc import Iterable, Sequence
 
 from throne.games import hidden_leaders as hl
+from throne.games.hidden_leaders.cards import GUARDIANS
+from throne.games.hidden_leaders.fate import FATE_KINDS
 
 MAX_SEATS = 6
 MAX_DOWN = 24
@@ -35,7 +38,8 @@ MAX_HAND = 12
 
 CARD_IDS: tuple[str, ...] = tuple(hl.CARDS)
 CARD_INDEX: dict[str, int] = {c: i for i, c in enumerate(CARD_IDS)}
-FACTION_IDS: tuple[str, ...] = tuple(hl.FACTIONS)
+FACTION_IDS: tuple[str, ...] = (*hl.FACTIONS, GUARDIANS)
+FATE_IDS: tuple[str, ...] = FATE_KINDS
 C = len(CARD_IDS)
 
 
@@ -56,7 +60,8 @@ _PAIR_INDEX = {p: i for i, p in enumerate(_PAIRS)}
 FIXED = 0
 CARD_BLOCK = {name: len(_FIXED) + i * C for i, name in enumerate(_CARD_BLOCKS)}
 FACTION = len(_FIXED) + len(_CARD_BLOCKS) * C
-SEAT = FACTION + len(FACTION_IDS)
+FATE = FACTION + len(FACTION_IDS)
+SEAT = FATE + len(FATE_IDS)
 HERO_UP = SEAT + MAX_SEATS
 HERO_DOWN = HERO_UP + MAX_SEATS * C
 MARKER_R = HERO_DOWN + MAX_SEATS * MAX_DOWN
@@ -112,6 +117,10 @@ def encode(move: str, hand: Sequence[str] = ()) -> int:
         if words[1] not in FACTION_IDS:
             raise ActionEncodingError(f"unknown faction in {move!r}")
         return FACTION + FACTION_IDS.index(words[1])
+    if head == "fate" and len(words) == 2:
+        if words[1] not in FATE_IDS:
+            raise ActionEncodingError(f"unknown Fate card in {move!r}")
+        return FATE + FATE_IDS.index(words[1])
     if head == "seat" and len(words) == 2 and words[1].isdigit() and int(words[1]) < MAX_SEATS:
         return SEAT + int(words[1])
     if head == "discard" and 2 <= len(words) <= 4:
@@ -157,8 +166,10 @@ def decode(action: int, hand: Sequence[str] = ()) -> str:
     if action < FACTION:
         block, card = divmod(action - len(_FIXED), C)
         return f"{_CARD_BLOCKS[block]} {CARD_IDS[card]}"
-    if action < SEAT:
+    if action < FATE:
         return f"faction {FACTION_IDS[action - FACTION]}"
+    if action < SEAT:
+        return f"fate {FATE_IDS[action - FATE]}"
     if action < HERO_UP:
         return f"seat {action - SEAT}"
     if action < HERO_DOWN:

@@ -7,8 +7,8 @@ The observation is one float32 vector, the concatenation of these blocks (C = nu
 | block | shape | meaning |
 |---|---|---|
 | `zones` | (ZONES, C) | 1 where a card is (zones listed below) |
-| `markers` | (2, 12) | one-hot red and green marker spaces 1..12 |
-| `leaders` | (6, 6) | leader of relative seat k (one-hot, `LEADER_IDS`): own, others once revealed |
+| `markers` | (3, 12) | one-hot red, green and Guardian marker spaces 1..12 (Guardian: legends only) |
+| `leaders` | (6, 10) | leader of relative seat k (one-hot, `LEADER_IDS`): own, others once revealed |
 | `counts` | (6, 3) | per relative seat: hand size, face-up heroes, face-down heroes (each min(n, 10) / 10) |
 | `piles` | (3,) | Harbor, Wilderness and Graveyard sizes / 100 |
 | `players` | (5,) | one-hot player count 2..6 |
@@ -16,6 +16,9 @@ The observation is one float32 vector, the concatenation of these blocks (C = nu
 | `phase` | (len(PHASES),) | one-hot phase |
 | `decision` | (len(DECISIONS) + 1,) | one-hot decision kind (last entry: any other kind) |
 | `threshold` | (1,) | face-up heroes that end the game / 10 |
+| `modules` | (4,) | the card modules played (`MODULES` order) |
+| `skips` | (6,) | relative seats that skip their next turn (legends) |
+| `fate` | (4,) | the observer's drawn Fate cards, per kind (`FATE_KINDS` order) / 2 (legends) |
 
 Zones, in order: own hand, own party face up, own party face down, party of relative seat 1..5 face up (5
 zones), Tavern, Graveyard, Graveyard top, privately looked at (`known`, anywhere), card being resolved,
@@ -33,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from throne.games import hidden_leaders as hl
+from throne.games.hidden_leaders.fate import FATE_KINDS
 from throne.rl.hidden_actions import CARD_IDS, CARD_INDEX
 
 MAX_SEATS = 6
@@ -41,7 +45,7 @@ LEADER_IDS: tuple[str, ...] = tuple(hl.LEADERS)
 PHASES = ("setup", "action", "resolve", "draw", "discard", "over")
 DECISIONS = (
     "setup", "action", "marker", "pick-hero", "pick-tavern", "pick-card", "pick-hand", "pick-seat", "faction",
-    "draw", "discard", "extra-play", "pile", "mode",
+    "draw", "discard", "extra-play", "pile", "mode", "fate",
 )  # fmt: skip
 
 ZONE_HAND, ZONE_UP, ZONE_DOWN = 0, 1, 2
@@ -58,7 +62,7 @@ ZONES = ZONE_KNOWN_WILDERNESS + 1
 
 BLOCKS: dict[str, tuple[int, ...]] = {
     "zones": (ZONES, C),
-    "markers": (2, 12),
+    "markers": (3, 12),
     "leaders": (MAX_SEATS, len(LEADER_IDS)),
     "counts": (MAX_SEATS, 3),
     "piles": (3,),
@@ -68,6 +72,9 @@ BLOCKS: dict[str, tuple[int, ...]] = {
     "phase": (len(PHASES),),
     "decision": (len(DECISIONS) + 1,),
     "threshold": (1,),
+    "modules": (len(hl.MODULES),),
+    "skips": (MAX_SEATS,),
+    "fate": (len(FATE_KINDS),),
 }
 OFFSETS: dict[str, int] = {}
 _SLICES: list[tuple[str, int, int, tuple[int, ...]]] = []
@@ -163,6 +170,8 @@ def encode(view: Mapping[str, Any], observer: int) -> np.ndarray:
     markers = view["markers"]
     b["markers"][0, int(markers["red"]) - 1] = 1.0
     b["markers"][1, int(markers["green"]) - 1] = 1.0
+    if markers.get("guardian") is not None:
+        b["markers"][2, int(markers["guardian"]) - 1] = 1.0
     for seat, leader in enumerate(view.get("leaders") or ()):
         if leader is not None:
             b["leaders"][rel(seat), _LEADER_INDEX[leader]] = 1.0
@@ -180,4 +189,12 @@ def encode(view: Mapping[str, Any], observer: int) -> np.ndarray:
     if decision:
         b["decision"][_DECISION_INDEX.get(decision.get("kind"), len(DECISIONS))] = 1.0
     b["threshold"][0] = int(view["threshold"]) / 10.0
+    for module in view.get("modules") or ():
+        b["modules"][hl.MODULES.index(module)] = 1.0
+    for seat in view.get("skips") or ():
+        b["skips"][rel(int(seat))] = 1.0
+    fate = view.get("fate")
+    if fate and isinstance(fate.get("cards"), list):  # only the chooser sees its drawn Fate cards
+        for kind in fate["cards"]:
+            b["fate"][FATE_KINDS.index(kind)] += 0.5
     return out

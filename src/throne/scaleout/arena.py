@@ -2,14 +2,18 @@
 
 Game `i` deals with seed `seed + i // players` and puts bot A in seat `i % players`, so every deal is played
 with A in every seat. In Hidden Leaders bot A holds one seat and bot B all the others.
+
+A run stopped by Ctrl-C or SIGTERM reports the games it finished, marked partial. With `save`, every game is
+written as it finishes (its record and a line of `results.jsonl`), so `resume=True` plays only the missing
+games, with the seeds they would have had, and ends with the numbers of an uninterrupted run.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +21,9 @@ from throne.ai.base import AIError
 from throne.ai.games import GameAdapter
 from throne.ai.registry import BotEntry, bot_entry, game_adapter
 from throne.ai.stats import wilson
-from throne.scaleout.backend import imap_games
+from throne.progress import Progress, shielded
+from throne.runlog import RunLog
+from throne.scaleout.backend import check_backend, imap_unordered
 
 MAX_MOVES = 20000
 """A game still running after this many decisions is stopped and counted as a draw (a safety net only)."""
@@ -57,11 +63,13 @@ def play_game(
     index: int,
     seed: int,
     keep_record: bool = False,
+    options: dict[str, Any] | None = None,
 ) -> GameResult:
-    """Play one game to its end (module-level so pool workers can run it)."""
+    """Play one game to its end (module-level so pool workers can run it); ``options`` are game options
+    passed to the adapter's ``new_game`` (e.g. Hidden Leaders ``modules``)."""
     seat_a = index % players
     deal = seed + index // players
-    state = adapter.new_game(deal, players)
+    state = adapter.new_game(deal, players, **options) if options else adapter.new_game(deal, players)
     bots = {
         seat: (entry_a if seat == seat_a else entry_b).build(seed=deal * 101 + seat * 7 + 1)
         for seat in range(players)
@@ -104,46 +112,89 @@ def run_arena(
     *,
     games: int,
     players: int | None = None,
+    options: dict[str, Any] | None = None,
     jobs: int = 1,
     seed: int = 0,
     save: Path | None = None,
-    progress: Callable[[GameResult], None] | None = None,
+    resume: bool = False,
+    progress: Progress | None = None,
     backend: str = "pool",
     address: str | None = None,
 ) -> dict[str, Any]:
     """Play `games` games of `bot_a` against `bot_b` and return the report (see `summarize`).
 
+    `options` are game options of every deal (Hidden Leaders: ``{"modules": [...]}``).
+
     `backend`/`address` choose where the games run (`throne.scaleout.backend`: "pool", "ray", "serial"); the
-    results are the same for the same seed on every backend.
+    results are the same for the same seed on every backend. `resume` (with `save`) keeps the games a stopped
+    run saved there. Ctrl-C ends the run early: the report then covers the finished games and has
+    `"partial": true` and `"games_planned"`.
     """
-    adapter = game_adapter(game)
+    adapter = game_adapter(game, options)
     entry_a, entry_b = bot_entry(game, bot_a), bot_entry(game, bot_b)
     players = players or adapter.default_players
     if players not in adapter.players:
         raise ArenaError(f"{game} is played by {', '.join(map(str, adapter.players))} players, not {players}")
     if games < 1:
         raise ArenaError(f"an arena needs at least one game, got {games}")
-    keep = save is not None
-    tasks = [(adapter, entry_a, entry_b, players, i, seed, keep) for i in range(games)]
-    results: list[GameResult] = []
-    started = time.perf_counter()
-    for result in _run(tasks, jobs, backend, address):
-        results.append(result)
-        if progress is not None:
-            progress(result)
-    report = summarize(game, bot_a, bot_b, players, seed, results)
-    report["wall_seconds"] = round(time.perf_counter() - started, 3)
+    check_backend(backend, address)
+    if resume and save is None:
+        raise ArenaError("resuming needs the directory of the stopped run (save)")
+    log = None
+    finished: dict[int, GameResult] = {}
     if save is not None:
-        _save(save, report, results)
+        settings = {"kind": "arena", "game": game, "bot_a": bot_a, "bot_b": bot_b}
+        settings |= {"players": players, "seed": seed, **({"options": options} if options else {})}
+        log = RunLog(save, "results", settings, resume=resume)
+        finished = {r.index: r for r in map(_from_row, log.previous) if r.index < games}
+    tasks = [(adapter, entry_a, entry_b, players, i, seed, save is not None, options) for i in range(games)]
+    tasks = [t for t in tasks if t[4] not in finished]
+    bar = progress or Progress.off()
+    bar.start(games, len(finished))
+    bar.status = running_score(bot_a, finished.values())
+    started = time.perf_counter()
+    complete = False
+    try:
+        for _, result in _run(tasks, jobs, backend, address):
+            with shielded():
+                finished[result.index] = result
+                if log is not None:
+                    _save_game(save, log, result)
+            bar.advance(status=running_score(bot_a, finished.values()))
+        complete = True
+    except KeyboardInterrupt:
+        pass
+    finally:
+        bar.close(stopped=not complete)
+    results = [finished[i] for i in sorted(finished)]
+    report = summarize(game, bot_a, bot_b, players, seed, results)
+    if options:
+        report["options"] = options
+    report["wall_seconds"] = round(time.perf_counter() - started, 3)
+    if len(results) < games:
+        report["partial"] = True
+        report["games_planned"] = games
+    if save is not None:
+        (save / "arena.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
     return report
+
+
+def running_score(bot_a: str, results: Iterable[GameResult]) -> str:
+    """`bot_a`'s wins so far with their 95% interval, as the progress display shows them."""
+    outcomes = [r.a_won for r in results]
+    if not outcomes:
+        return ""
+    wins, n = sum(outcomes), len(outcomes)
+    lo, hi = wilson(wins, n)
+    return f"{bot_a} {wins}/{n} {wins / n:.1%} [{lo:.1%}, {hi:.1%}]"
 
 
 def _run(
     tasks: list[tuple], jobs: int, backend: str = "pool", address: str | None = None
-) -> Iterable[GameResult]:
+) -> Iterable[tuple[int, GameResult]]:
     if backend == "pool" and jobs <= 1:
         backend = "serial"
-    yield from imap_games(_play_job, tasks, backend, address, workers=jobs if jobs > 1 else None)
+    yield from imap_unordered(_play_job, tasks, backend, address, workers=jobs if jobs > 1 else None)
 
 
 def summarize(
@@ -196,7 +247,8 @@ def format_report(report: dict[str, Any]) -> str:
     spm = report["seconds_per_move"]
     lines = [
         f"{report['game']}: {report['bot_a']} vs {b_label}, {report['games']} games, "
-        f"{report['players']} players, seed {report['seed']}",
+        f"{report['players']} players, seed {report['seed']}"
+        + "".join(f", {k} {_option_text(v)}" for k, v in report.get("options", {}).items()),
         f"  {report['bot_a']:<12} wins {a['wins']:>5}  {a['win_rate']:6.1%}  "
         f"95% CI [{a['ci95'][0]:.1%}, {a['ci95'][1]:.1%}]",
         f"  {b_label:<12} wins {b['wins']:>5}  {b['win_rate']:6.1%}  "
@@ -209,15 +261,22 @@ def format_report(report: dict[str, Any]) -> str:
         + " wins by seat: "
         + ", ".join(f"{s}: {v['a_wins']}/{v['games']}" for s, v in report["a_by_seat"].items()),
     ]
+    if report.get("partial"):
+        lines.append(f"  PARTIAL: {report['games']} of {report['games_planned']} games (the run was stopped)")
     if "wall_seconds" in report:
         lines.append(f"  wall time {report['wall_seconds']:.1f} s")
     return "\n".join(lines)
 
 
-def _save(directory: Path, report: dict[str, Any], results: list[GameResult]) -> None:
-    directory.mkdir(parents=True, exist_ok=True)
-    # each game's record on its own (so `throne replay` reads it); seats and seeds are in arena.json
-    for r in results:
-        path = directory / f"game-{r.index:05d}.json"
-        path.write_text(json.dumps(r.record), encoding="utf-8")
-    (directory / "arena.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
+def _option_text(value: Any) -> str:
+    return ",".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
+
+
+def _save_game(directory: Path, log: RunLog, result: GameResult) -> None:
+    # each game's record on its own (so `throne replay` reads it); seats and seeds are in results.jsonl
+    (directory / f"game-{result.index:05d}.json").write_text(json.dumps(result.record), encoding="utf-8")
+    log.append({f.name: getattr(result, f.name) for f in fields(result) if f.name != "record"})
+
+
+def _from_row(row: dict[str, Any]) -> GameResult:
+    return GameResult(**row)

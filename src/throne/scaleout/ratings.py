@@ -13,7 +13,11 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-import numpy as np
+from throne.extras import require
+
+require("rl", "`throne.scaleout.ratings` (Elo fits)", ("numpy",))
+
+import numpy as np  # noqa: E402 - after the check of the extra
 
 ELO = 400.0 / math.log(10.0)  # Elo points per natural-log unit of odds
 PRIOR_SD = 350.0

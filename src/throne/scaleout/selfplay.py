@@ -14,7 +14,9 @@ Output (`DIR/trajectories.parquet`, zstd-compressed, plus `DIR/meta.json`), one 
 | `return` | float32 | the deciding seat's final return: +1 win, −1 loss, 0 when nobody won |
 
 Observations and ids are those of the PettingZoo/Gymnasium/OpenSpiel adapters (docs/research-api.md). Game `i`
-is fully determined by the game, the bot and `seed + i`, whichever backend plays it.
+is fully determined by the game, the bot and `seed + i`, whichever backend plays it. Games are written in
+order as they finish; a run stopped by Ctrl-C writes every game it finished (a closed, readable file) and
+marks `meta.json` partial, with the numbers of the games it holds.
 """
 
 from __future__ import annotations
@@ -24,9 +26,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
+from throne.extras import require
+from throne.games import registry as game_registry
+from throne.progress import Progress, shielded
+from throne.scaleout.backend import check_backend, imap_unordered
 
-from throne.scaleout.backend import imap_games
+require("rl", "`throne.scaleout.selfplay`")
+
+import numpy as np  # noqa: E402 - after the check of the extra
 
 FORMAT = "throne-selfplay-1"
 
@@ -38,15 +45,13 @@ class SelfplayJob:
     seed: int
     index: int
     players: int = 4
-    modules: tuple[str, ...] = ("core",)
+    options: tuple[tuple[str, Any], ...] = ()
 
 
 def _codec(job: SelfplayJob) -> Any:
     from throne.rl.codec import make_codec
 
-    if job.game == "leaders":
-        return make_codec("leaders")
-    return make_codec(job.game, players=job.players, modules=job.modules)
+    return make_codec(job.game, players=job.players, options=dict(job.options))
 
 
 def play_selfplay(job: SelfplayJob) -> dict[str, np.ndarray]:
@@ -112,13 +117,17 @@ def run_selfplay(
     *,
     bot: str = "random",
     seed: int = 0,
-    players: int = 4,
-    modules: tuple[str, ...] = ("core",),
+    players: int | None = None,
+    options: dict[str, Any] | None = None,
     backend: str = "pool",
     address: str | None = None,
     workers: int | None = None,
+    progress: Progress | None = None,
 ) -> dict[str, Any]:
-    """Play `games` self-play games on `backend` and write them to `out`; returns the metadata written."""
+    """Play `games` self-play games on `backend` and write them to `out`; returns the metadata written.
+
+    Ctrl-C ends the run early: the finished games are written and the metadata says `"partial": true`.
+    """
     import pyarrow.parquet as pq
 
     from throne import ai
@@ -126,36 +135,66 @@ def run_selfplay(
     ai.bot_entry(game, bot)  # an unknown game or bot fails before any work starts
     if games < 1:
         raise ValueError(f"self-play needs at least one game, got {games}")
-    jobs = [SelfplayJob(game, bot, seed + i, i, players, tuple(modules)) for i in range(games)]
+    check_backend(backend, address, workers)
+    spec = game_registry.get(game)
+    players = spec.seats_default if players is None else players
+    codec_options = spec.normalize_options(players, options)
+    items = tuple(sorted(codec_options.items()))
+    jobs = [SelfplayJob(game, bot, seed + i, i, players, items) for i in range(games)]
     codec = _codec(jobs[0])
     width = codec_size(codec)
     out.mkdir(parents=True, exist_ok=True)
     path = out / "trajectories.parquet"
     rows = 0
     writer = None
+    waiting: dict[int, dict[str, Any]] = {}  # finished games not yet written (one before them is running)
+    written: list[int] = []
+
+    def write(result: dict[str, Any]) -> None:
+        nonlocal writer, rows
+        table = _table(result, width)
+        if writer is None:
+            writer = pq.ParquetWriter(path, table.schema, compression="zstd")
+        writer.write_table(table)
+        rows += table.num_rows
+        written.append(int(result["index"]))
+
+    bar = progress or Progress.off()
+    bar.start(games)
+    complete = False
     try:
-        for result in imap_games(play_selfplay, jobs, backend, address, workers=workers):
-            table = _table(result, width)
-            if writer is None:
-                writer = pq.ParquetWriter(path, table.schema, compression="zstd")
-            writer.write_table(table)
-            rows += table.num_rows
+        for position, result in imap_unordered(play_selfplay, jobs, backend, address, workers=workers):
+            with shielded():
+                waiting[position] = result
+                while len(written) in waiting:
+                    write(waiting.pop(len(written)))
+            bar.advance()
+        complete = True
+    except KeyboardInterrupt:
+        pass
     finally:
+        bar.close(stopped=not complete)
+        for position in sorted(waiting):
+            write(waiting.pop(position))
         if writer is not None:
             writer.close()
+    if not written:
+        raise KeyboardInterrupt  # stopped before the first game ended: nothing to write
     meta = {
         "format": FORMAT,
         "game": game,
         "players": codec.num_players,
-        "modules": list(modules) if game == "hidden-leaders" else None,
+        "options": codec_options,
         "bot": bot,
-        "games": games,
+        "games": len(written),
         "seed": seed,
         "rows": rows,
         "observation_shape": list(codec.obs_shape),
         "num_actions": codec.num_actions,
         "files": {"trajectories": path.name},
     }
+    if len(written) < games:
+        meta.update(partial=True, games_planned=games, game_numbers=written)
     (out / "meta.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
     return meta
 

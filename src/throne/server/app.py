@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sys
 from contextlib import asynccontextmanager
@@ -30,7 +31,7 @@ from throne.server.limits import BodyLimit
 from throne.server.lobby import Hub
 from throne.server.ratelimit import RateLimiter
 from throne.server.routes import accounts, games, players
-from throne.server.sessions import SessionSigner
+from throne.server.sessions import SessionSigner, verify_password
 from throne.store.db import Database
 from throne.store.repo import Repo, StoreError
 
@@ -45,6 +46,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI):
         db = Database(settings.url, settings.busy_timeout)
         db.upgrade()
+        await asyncio.to_thread(verify_password, None, "")  # the dummy hash, before the first login needs it
         hub = Hub(settings, Repo(db))
         app.state.hub = hub
         await hub.resume()

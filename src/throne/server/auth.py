@@ -8,6 +8,7 @@ from throne.server.errors import ApiError
 from throne.server.lobby import Hub
 from throne.server.ratelimit import RateLimiter
 from throne.server.sessions import COOKIE, MAX_AGE, SessionSigner
+from throne.server.validate import INT63_MAX
 from throne.store.models import User
 
 NAME_MAX = 32
@@ -27,18 +28,25 @@ def rate_limit(request: Request, action: str, user: str | None = None) -> None:
     limiter.hit(action, request.client.host if request.client else None, user)
 
 
-async def current_user(request: Request) -> User | None:
-    uid = signer_of(request).load(request.cookies.get(COOKIE))
-    if uid is None:
+async def session_user(hub: Hub, signer: SessionSigner, cookie: str | None) -> User | None:
+    """The user of a session cookie, unless the cookie is forged, expired or revoked (an older epoch)."""
+    loaded = signer.load(cookie)
+    if loaded is None or not 1 <= loaded[0] <= INT63_MAX:
         return None
-    hub = hub_of(request)
-    return await hub.db(hub.repo.get_user, uid)
+    user = await hub.db(hub.repo.get_user, loaded[0])
+    if user is None or user.session_epoch != loaded[1]:
+        return None
+    return user
 
 
-def set_session(request: Request, response: Response, user: User) -> None:
+async def current_user(request: Request) -> User | None:
+    return await session_user(hub_of(request), signer_of(request), request.cookies.get(COOKIE))
+
+
+def set_session(request: Request, response: Response, user: User, epoch: int | None = None) -> None:
     response.set_cookie(
         COOKIE,
-        signer_of(request).dump(user.id),
+        signer_of(request).dump(user.id, user.session_epoch if epoch is None else epoch),
         max_age=MAX_AGE,
         httponly=True,
         samesite="lax",

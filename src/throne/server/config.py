@@ -39,6 +39,7 @@ class Settings:
     retry_cap: float = 30.0
     breaker_threshold: int = 5
     breaker_cooldown: float = 2.0
+    breaker_max_cooldown: float = 15.0
     read_threads: int = 4
     cpu_threads: int = 2
     # Request rate limits by rule ("login:ip", ...); None: the defaults of throne.server.ratelimit, {}: none.

@@ -1,43 +1,30 @@
-"""A thin adapter from the engines to what the protocol needs. No rule lives here: every answer comes from
-the engine (legal moves, views, results); this module only names the calls and shapes the JSON."""
+"""The server's view of a registered game (`throne.games`): no rule and no game id lives here. Every answer
+comes from the engine (legal moves, views, outcomes) or from the game's spec (options, secrecy, rating
+system); this module only names the calls and shapes the JSON."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
-GAMES = ("leaders", "hidden-leaders")
+from throne import games
+from throne.games import GameSpec, OptionsError
+from throne.games.randomness import LEGACY_RNG, RNG_VERSION, Seed
 
+if TYPE_CHECKING:
+    from throne.store.repo import GameInfo
 
-class OptionsError(ValueError):
-    """Game options (player count, variant, modules) the engine does not accept."""
-
-
-class GameKind(Protocol):
-    name: str
-    players: tuple[int, ...]
-
-    def normalize_options(self, players: int, options: dict[str, Any]) -> dict[str, Any]: ...
-    def new_state(self, seed: int, players: int, options: dict[str, Any]) -> Any: ...
-    def view(self, state: Any, seat: int | None) -> dict[str, Any]: ...
-    def reveal(self, state: Any) -> dict[str, Any]: ...
-    def result(self, state: Any) -> dict[str, Any] | None: ...
-    def illegal_message(self, state: Any, seat: int, move: str, exc: Exception) -> str: ...
-    def public_record(self, state: Any) -> dict[str, Any] | None: ...
-    def illegal_errors(self) -> tuple[type[Exception], ...]: ...
-
-
-def rebuild(
-    kind: GameKind, seed: int, players: int, options: dict[str, Any], moves: Iterable[tuple[int, str]]
-) -> Any:
-    """The state after replaying a stored move log from the seed (crash recovery and replays)."""
-    state = kind.new_state(seed, players, options)
-    for seat, move in moves:
-        if state.to_play != seat:
-            raise ValueError(f"stored move {move!r} is by seat {seat} but seat {state.to_play} is to play")
-        state.play(move)
-    return state
+__all__ = [
+    "GameKind",
+    "OptionsError",
+    "bot_names",
+    "game_ids",
+    "initial_state",
+    "kind_of",
+    "rebuild",
+    "stored_seed",
+]
 
 
 def _quote(move: str) -> str:
@@ -45,119 +32,88 @@ def _quote(move: str) -> str:
 
 
 @dataclass(frozen=True)
-class Leaders:
-    name: str = "leaders"
-    players: tuple[int, ...] = (2,)
+class GameKind:
+    """One registered game as the server uses it."""
+
+    spec: GameSpec
+
+    @property
+    def name(self) -> str:
+        return self.spec.id
+
+    @property
+    def players(self) -> tuple[int, ...]:
+        return self.spec.players
 
     def normalize_options(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
-        if players != 2:
-            raise OptionsError("Leaders is a 2-player game")
-        if options:
-            raise OptionsError(f"Leaders takes no options, got {sorted(options)}")
-        return {}
+        return self.spec.normalize_options(players, options)
 
-    def new_state(self, seed: int, players: int, options: dict[str, Any]) -> Any:
-        from throne.games import leaders
-
-        return leaders.new_game(seed=seed)
-
-    def view(self, state: Any, seat: int | None) -> dict[str, Any]:
-        return state.view()  # Leaders has no secret besides the deck order, which view() leaves out
-
-    def reveal(self, state: Any) -> dict[str, Any]:
-        return state.view()
-
-    def result(self, state: Any) -> dict[str, Any] | None:
-        if not state.is_over:
-            return None
-        return {"winner": state.winner, "termination": state.termination}
-
-    def illegal_message(self, state: Any, seat: int, move: str, exc: Exception) -> str:
-        return f"illegal move {_quote(move)}: {exc}"  # Leaders has no hidden information to leak
-
-    def public_record(self, state: Any) -> dict[str, Any] | None:
-        record = state.record()
-        return {"game": "leaders", "moves": list(record.get("moves", [])), "result": None}
-
-    def illegal_errors(self) -> tuple[type[Exception], ...]:
-        from throne.games import leaders
-
-        return (leaders.IllegalMoveError, ValueError)
-
-
-@dataclass(frozen=True)
-class HiddenLeaders:
-    name: str = "hidden-leaders"
-    players: tuple[int, ...] = (2, 3, 4, 5, 6)
-
-    def normalize_options(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
-        from throne.games import hidden_leaders as hl
-
-        if players not in self.players:
-            raise OptionsError(f"Hidden Leaders is played by 2 to 6 players, not {players}")
-        unknown = set(options) - {"variant", "modules"}
-        if unknown:
-            raise OptionsError(f"unknown Hidden Leaders options: {sorted(unknown)}")
-        variant = options.get("variant", "full")
-        modules = options.get("modules", ["core"])
-        if (
-            not isinstance(variant, str)
-            or not isinstance(modules, list)
-            or not modules
-            or not all(isinstance(m, str) and len(m) <= 32 for m in modules)
-        ):
-            raise OptionsError("variant must be a string and modules a non-empty list of module names")
-        modules = list(dict.fromkeys(modules))
-        try:  # the engine is the judge of which combinations exist
-            hl.new_game(players=players, seed=0, variant=variant, modules=tuple(modules))
-        except ValueError as exc:
-            raise OptionsError(f"the engine refuses these options: {exc}") from exc
-        return {"variant": variant, "modules": modules}
-
-    def new_state(self, seed: int, players: int, options: dict[str, Any]) -> Any:
-        from throne.games import hidden_leaders as hl
-
-        return hl.new_game(
-            players=players,
-            seed=seed,
-            variant=options.get("variant", "full"),
-            modules=tuple(options.get("modules", ["core"])),
-        )
+    def new_state(self, seed: Seed, players: int, options: dict[str, Any], rng: int = RNG_VERSION) -> Any:
+        return self.spec.new_state(seed, players, options, rng)
 
     def view(self, state: Any, seat: int | None) -> dict[str, Any]:
         return state.view(seat)
 
     def reveal(self, state: Any) -> dict[str, Any]:
-        return state.to_json()
+        """Everything about `state`, secrets included (replays of finished games)."""
+        return self.spec.reveal_state(state)
 
     def result(self, state: Any) -> dict[str, Any] | None:
-        if not state.is_over:
-            return None
-        return {"winner": state.winner, "faction": state.winning_faction}
+        outcome = state.outcome
+        return None if outcome is None else outcome.to_json()
+
+    def public_move(self, state: Any) -> str | None:
+        """What spectators are told of the last move played in `state`."""
+        return self.spec.last_public_move(state)
 
     def illegal_message(self, state: Any, seat: int, move: str, exc: Exception) -> str:
+        if self.spec.perfect_information:
+            return f"illegal move {_quote(move)}: {exc}"  # nothing hidden for the reason to leak
         # The engine's reason may name cards this seat cannot see; only the decision kind is repeated.
         decision = state.view(seat).get("decision") or {}
         kind = decision.get("kind", "unknown") if isinstance(decision, dict) else "unknown"
         return f"illegal move {_quote(move)}: it is not one of the legal moves of this decision ({kind})"
 
     def public_record(self, state: Any) -> dict[str, Any] | None:
-        return None  # move strings of a live game name secret cards
+        """The move list of a live game when it is public (None when moves name secrets)."""
+        if self.spec.secret_moves:
+            return None
+        record = state.record()
+        return {"game": self.spec.id, "moves": list(record.get("moves", [])), "result": None}
 
     def illegal_errors(self) -> tuple[type[Exception], ...]:
-        from throne.games import hidden_leaders as hl
-
-        return (hl.IllegalMoveError, ValueError)
+        return self.spec.illegal_errors
 
 
-KINDS: dict[str, GameKind] = {"leaders": Leaders(), "hidden-leaders": HiddenLeaders()}
+def stored_seed(info: GameInfo) -> tuple[Seed, int]:
+    """The engine seed and generator version of a stored game: its secret, or for a game started before
+    secrets were stored, its integer seed with the legacy generator (so it replays exactly)."""
+    if info.secret is not None:
+        return info.secret, RNG_VERSION
+    return info.seed or 0, LEGACY_RNG
+
+
+def initial_state(kind: GameKind, info: GameInfo) -> Any:
+    """The state of a stored game before its first move."""
+    seed, rng = stored_seed(info)
+    return kind.new_state(seed, info.players, info.options, rng)
+
+
+def rebuild(kind: GameKind, info: GameInfo, moves: Iterable[tuple[int, str]]) -> Any:
+    """The state after replaying a stored move log from the game's seed (crash recovery and replays)."""
+    seed, rng = stored_seed(info)
+    return kind.spec.replay(seed, info.players, info.options, list(moves), rng)
+
+
+def game_ids() -> tuple[str, ...]:
+    return games.ids()
 
 
 def kind_of(game: str) -> GameKind:
     try:
-        return KINDS[game]
-    except KeyError:
-        raise OptionsError(f"unknown game {game!r}; choose one of {', '.join(GAMES)}") from None
+        return GameKind(games.get(game))
+    except games.UnknownGameError as exc:
+        raise OptionsError(str(exc)) from None
 
 
 def bot_names(game: str) -> list[str]:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
+from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -20,21 +22,25 @@ from typing import Any, TypeVar
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
+from throne.games.randomness import new_secret
 from throne.server.config import Settings
 from throne.server.conn import Conn
 from throne.server.errors import ApiError
-from throne.server.games import GameKind, OptionsError, bot_names, kind_of, rebuild
+from throne.server.games import GameKind, OptionsError, bot_names, initial_state, kind_of, rebuild
 from throne.server.match import Match
 from throne.server.ratings_store import rating_hook
-from throne.server.resilience import CircuitBreaker
+from throne.server.resilience import Backoff, CircuitBreaker
 from throne.server.sessions import new_token, token_hash
 from throne.server.validate import first_bad_int
 from throne.store.models import User
-from throne.store.repo import GameInfo, NotOpen, Repo, SeatSpec, StoreUnavailable, is_read
+from throne.store.repo import Conflict, GameInfo, Repo, SeatSpec, StoreUnavailable, is_read
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 _rng = secrets.SystemRandom()
+CACHE_SIZE = 16  # replays kept (each up to a few MB of views)
+READY_PROBE_INTERVAL = 1.0  # seconds between two readiness probes of a failing store
+SPECTATOR_INTERVAL = 1.0  # seconds between two spectator counts sent to a room
 
 
 @dataclass
@@ -60,8 +66,15 @@ class Hub:
         self._cpu = ThreadPoolExecutor(
             max_workers=max(1, settings.cpu_threads), thread_name_prefix="throne-cpu"
         )
-        self.breaker = CircuitBreaker(settings.breaker_threshold, settings.breaker_cooldown)
-        self.rooms: dict[int, set[Conn]] = {}
+        self._cache: OrderedDict[tuple[Any, ...], asyncio.Future[Any]] = OrderedDict()
+        self.breaker = CircuitBreaker(
+            settings.breaker_threshold, settings.breaker_cooldown, settings.breaker_max_cooldown
+        )
+        self.rooms: dict[int, set[Conn]] = {}  # every connection of a game
+        self.seated: dict[int, set[Conn]] = {}  # those that act for a seat (the rest are spectators)
+        self._count_due: set[int] = set()  # games whose spectator count is about to be sent
+        self._background: set[asyncio.Task[None]] = set()
+        self._ready_probe_at = float("-inf")
         self.matches: dict[int, Match] = {}
         self._finished: dict[int, tuple[GameInfo, Any]] = {}
         self._lock = asyncio.Lock()
@@ -114,19 +127,51 @@ class Hub:
     def _store_answered(self) -> None:
         if self.breaker.success():
             log.warning("store: writes succeed again; circuit closed")
+            for match in list(self.matches.values()):  # retries waiting out a long backoff go now
+                match.wake()
 
     async def cpu(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Runs CPU-heavy work (replaying a whole game) on a worker thread, off the event loop."""
         return await asyncio.get_running_loop().run_in_executor(self._cpu, partial(fn, *args, **kwargs))
 
-    async def store_ready(self) -> str | None:
-        """None when the database takes writes; else why not (readiness, not liveness)."""
-        if self.breaker.is_open and self.breaker.retry_after() > 0:
-            return f"the game store is failing; next check in {self.breaker.retry_after():.1f} s"
+    async def cached(self, key: tuple[Any, ...], build: Callable[[], T]) -> T:
+        """`build()` run on a CPU thread once per key (concurrent requests share one run), then kept in a
+        small LRU: a replay is computed once, not once per request."""
+        future = self._cache.get(key)
+        if future is None:
+            future = asyncio.ensure_future(self.cpu(build))
+            self._cache[key] = future
+            while len(self._cache) > CACHE_SIZE:
+                self._cache.popitem(last=False)
+        else:
+            self._cache.move_to_end(key)
         try:
-            await self.db(self.repo.probe_write)
-        except StoreUnavailable as exc:
-            return exc.message
+            return await asyncio.shield(future)
+        except Exception:
+            if self._cache.get(key) is future:
+                del self._cache[key]  # a failure is not remembered
+            raise
+
+    async def store_ready(self) -> str | None:
+        """None when the database takes writes; else why not (readiness, not liveness).
+
+        While the breaker is open, readiness still probes the store itself (at most once per second), so a
+        recovered database is seen, and the breaker closed, as soon as someone asks."""
+        if not self.breaker.is_open:
+            try:
+                await self.db(self.repo.probe_write)
+            except StoreUnavailable as exc:
+                return exc.message
+            return None
+        now = time.monotonic()
+        if now - self._ready_probe_at < READY_PROBE_INTERVAL:
+            return "the game store is failing"
+        self._ready_probe_at = now
+        try:
+            await asyncio.get_running_loop().run_in_executor(self._writer, self.repo.probe_write)
+        except (OperationalError, PoolTimeout, OSError):
+            return "the game store is failing"
+        self._store_answered()
         return None
 
     # ---- life cycle ----------------------------------------------------------------------------------------
@@ -137,7 +182,7 @@ class Hub:
                 info = await self.db(self.repo.get_game, game_id)
                 moves = await self.db(self.repo.moves, game_id)
                 kind = kind_of(info.game)
-                state = await self.cpu(rebuild, kind, info.seed or 0, info.players, info.options, moves)
+                state = await self.cpu(rebuild, kind, info, moves)
             except Exception:
                 log.exception("game %s cannot be rebuilt from its move log; left as it is", game_id)
                 continue
@@ -146,6 +191,8 @@ class Hub:
             log.info("game %s resumed at ply %d", game_id, info.ply)
 
     async def close(self) -> None:
+        for task in list(self._background):
+            task.cancel()
         for match in list(self.matches.values()):
             await match.stop()
         self.matches.clear()
@@ -162,14 +209,15 @@ class Hub:
         match.start()
         return match
 
-    async def choose_move(self, game: str, state: Any, seat: int, bot: str, *, seed: int, ply: int) -> str:
+    async def choose_move(self, game: str, state: Any, seat: int, bot: str, *, ply: int) -> str:
+        """A bot's move. The bot's seed is fresh entropy, unrelated to the game's secret."""
+        seed = _rng.randrange(2**63)
         if self.chooser is not None:
             return await self.chooser(game, state, seat, bot, seed=seed, ply=ply)
         from throne import ai
 
-        return await ai.choose_move_async(
-            game, state, seat, bot, seed=(seed + 7919 * ply) % (2**31), timeout=self.settings.bot_timeout
-        )
+        timeout = self.settings.bot_timeout
+        return await ai.choose_move_async(game, state, seat, bot, seed=seed, timeout=timeout)
 
     def rating_hook(self, info: GameInfo) -> Callable[..., None] | None:
         return rating_hook(info)
@@ -252,32 +300,58 @@ class Hub:
             self.repo.join_seat, game_id, seat, user_id=user.id, name=user.name, token_hash=token_hash(token)
         )
         self.broadcast_table(info)
-        info = await self.maybe_start(info)
+        # The seat is committed: whatever happens to the start, the token must reach its owner.
+        try:
+            info = await self.maybe_start(info)
+        except StoreUnavailable:
+            log.warning("game %s: the table is full but could not start now; retrying", game_id)
+            self._start_later(game_id)
         return info, token, place
+
+    def _start_later(self, game_id: int) -> None:
+        """Starts a full table whose start failed (store trouble), with backoff, in the background."""
+        backoff = Backoff(self.settings.retry_base, self.settings.retry_cap)
+
+        async def retry() -> None:
+            for _ in range(20):
+                await asyncio.sleep(backoff.failed())
+                try:
+                    await self.maybe_start(await self.db(self.repo.get_game, game_id))
+                    return
+                except StoreUnavailable:
+                    continue
+            log.error("game %s: a full table could not be started after 20 tries", game_id)
+
+        task = asyncio.create_task(retry())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def leave(self, game_id: int, token: str) -> GameInfo:
         info = await self.db(self.repo.leave_seat, game_id, token_hash(token))
         self.broadcast_table(info)
         return info
 
+    def invite_ok(self, info: GameInfo, invite: str | None) -> bool:
+        return bool(invite and secrets.compare_digest(invite.encode(), (info.invite or "").encode()))
+
     def check_invite(self, info: GameInfo, invite: str | None) -> None:
-        if info.private and not (invite and secrets.compare_digest(invite, info.invite or "")):
+        """A private table without its invite answers exactly like a game that does not exist."""
+        if info.private and not self.invite_ok(info, invite):
             raise ApiError(404, "not_found", f"no game {info.id}")
 
     async def maybe_start(self, info: GameInfo) -> GameInfo:
-        """A table whose seats are all taken starts: random seed, random seating."""
+        """A table whose seats are all taken starts: a fresh 128-bit secret, random seating."""
         if info.status != "open" or len(info.seats) < info.players:
             return info
         async with self._lock:
             order = list(range(info.players))
             _rng.shuffle(order)
-            seed = _rng.randrange(2**31)
             try:
-                started = await self.db(self.repo.start_game, info.id, seed, order)
-            except NotOpen:
+                started = await self.db(self.repo.start_game, info.id, new_secret(), order)
+            except Conflict:  # started meanwhile, or someone left since `info` was read: not full
                 return await self.db(self.repo.get_game, info.id)
             kind = kind_of(started.game)
-            state = kind.new_state(seed, started.players, started.options)
+            state = initial_state(kind, started)
             seat_of = {s.id: s.seat for s in started.seats}
             for conn in self.rooms.get(started.id, ()):
                 if conn.occupant is not None:
@@ -301,14 +375,21 @@ class Hub:
     # ---- connections and messages --------------------------------------------------------------------------
     def add_conn(self, conn: Conn) -> None:
         self.rooms.setdefault(conn.game_id, set()).add(conn)
+        if conn.occupant is not None:
+            self.seated.setdefault(conn.game_id, set()).add(conn)
+        else:
+            self.spectators_changed(conn.game_id)
         self._presence(conn.game_id)
 
     def remove_conn(self, conn: Conn) -> None:
-        room = self.rooms.get(conn.game_id)
-        if room is not None:
-            room.discard(conn)
-            if not room:
-                del self.rooms[conn.game_id]
+        for rooms in (self.rooms, self.seated):
+            room = rooms.get(conn.game_id)
+            if room is not None:
+                room.discard(conn)
+                if not room:
+                    del rooms[conn.game_id]
+        if conn.occupant is None:
+            self.spectators_changed(conn.game_id)
         self._presence(conn.game_id)
 
     def _presence(self, game_id: int) -> None:
@@ -317,10 +398,28 @@ class Hub:
             match.presence_changed()
 
     def present_seats(self, game_id: int) -> set[int]:
-        return {c.seat for c in self.rooms.get(game_id, ()) if c.seat is not None and not c.closed}
+        return {c.seat for c in self.seated.get(game_id, ()) if c.seat is not None and not c.closed}
 
     def present_occupants(self, game_id: int) -> set[int]:
-        return {c.occupant for c in self.rooms.get(game_id, ()) if c.occupant is not None and not c.closed}
+        return {c.occupant for c in self.seated.get(game_id, ()) if c.occupant is not None and not c.closed}
+
+    def spectator_count(self, game_id: int) -> int:
+        return len(self.rooms.get(game_id, ())) - len(self.seated.get(game_id, ()))
+
+    def spectators_changed(self, game_id: int) -> None:
+        """Spectators coming and going send the room one small `spectators` count at most once per
+        SPECTATOR_INTERVAL, never a `table` message each: churn costs O(N) per interval, not O(N) per join."""
+        if game_id in self._count_due:
+            return
+        self._count_due.add(game_id)
+
+        def send() -> None:
+            self._count_due.discard(game_id)
+            message = {"type": "spectators", "game_id": game_id, "count": self.spectator_count(game_id)}
+            for conn in list(self.rooms.get(game_id, ())):
+                conn.send(message)
+
+        asyncio.get_running_loop().call_later(SPECTATOR_INTERVAL, send)
 
     def summary(self, info: GameInfo, user_id: int | None = None) -> dict[str, Any]:
         present = self.present_occupants(info.id)
@@ -359,6 +458,7 @@ class Hub:
             "to_play": to_play,
             "result": info.result,
             "you": you,
+            "spectators": self.spectator_count(info.id),
         }
 
     def broadcast_table(self, info: GameInfo) -> None:
@@ -443,7 +543,9 @@ class Hub:
         if info.status != "finished":
             return None
         moves = await self.db(self.repo.moves, game_id)
-        state = await self.cpu(rebuild, kind_of(info.game), info.seed or 0, info.players, info.options, moves)
+        kind = kind_of(info.game)
+        # Concurrent requests for the same finished game share one rebuild on a CPU thread.
+        state = await self.cached(("finished", game_id), partial(rebuild, kind, info, moves))
         if game_id in self._finished:  # another request rebuilt it meanwhile
             return self._finished[game_id]
         if len(self._finished) >= 64:

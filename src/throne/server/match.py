@@ -48,6 +48,11 @@ class _Takeover:
     seat: int
 
 
+@dataclass
+class _Wake:
+    """The store recovered: retry what waits for it now."""
+
+
 class Match:
     def __init__(self, hub: Hub, info: GameInfo, kind: GameKind, state: Any) -> None:
         self.hub = hub
@@ -55,7 +60,7 @@ class Match:
         self.kind = kind
         self.state = state
         self.ply = info.ply
-        self.inbox: asyncio.Queue[_Move | _Takeover | None] = asyncio.Queue()
+        self.inbox: asyncio.Queue[_Move | _Takeover | _Wake | None] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
         self._bot_task: asyncio.Task[None] | None = None
         self._bot_ply: int | None = None
@@ -64,6 +69,7 @@ class Match:
         self._reload_at = 0.0  # when to read a dirty game back next (monotonic)
         self._takeover_at = 0.0  # no take-over attempt before this (backoff after a failed one)
         self._retry: asyncio.Task[None] | None = None  # a bot move waiting to be stored again
+        self._retry_item: _Move | None = None
         s = hub.settings
         self.backoff = Backoff(s.retry_base, s.retry_cap)
         self.away_since: dict[int, float] = {
@@ -97,6 +103,20 @@ class Match:
         await self.inbox.put(_Move(seat, move, ply, done))
         return await done
 
+    def wake(self) -> None:
+        """The store works again: retries stop waiting out their backoff (each after a short jitter, so
+        that games do not all write at once)."""
+        self.backoff.reset()
+        jitter = random.uniform(0, 0.5)
+        now = time.monotonic()
+        if self._takeover_at > now:
+            self._takeover_at = now + jitter
+        if self._dirty:
+            self._reload_at = now + jitter
+        if self._retry is not None and not self._retry.done() and self._retry_item is not None:
+            self._retry_later(self._retry_item, jitter)
+        self.inbox.put_nowait(_Wake())
+
     def presence_changed(self) -> None:
         """A connection came or went: restart the abandon clock of seats nobody watches."""
         now = time.monotonic()
@@ -127,6 +147,8 @@ class Match:
             try:
                 if isinstance(item, _Takeover):
                     await self._takeover(item.seat)
+                elif isinstance(item, _Wake):
+                    pass  # the loop reads a dirty game back and _schedule re-arms timers
                 else:
                     new_ply = await self._apply(item)
                     if item.done is not None and not item.done.done():
@@ -216,6 +238,8 @@ class Match:
         self.backoff.reset()
 
     def _retry_later(self, item: _Move, delay: float) -> None:
+        self._retry_item = item
+
         async def again() -> None:
             await asyncio.sleep(delay)
             if self.ply == item.ply and not self.over:
@@ -239,7 +263,7 @@ class Match:
         try:
             info = await self.hub.db(self.hub.repo.get_game, self.game_id)
             moves = await self.hub.db(self.hub.repo.moves, self.game_id)
-            state = await self.hub.cpu(rebuild, self.kind, info.seed or 0, info.players, info.options, moves)
+            state = await self.hub.cpu(rebuild, self.kind, info, moves)
         except Exception as exc:
             delay = self.backoff.failed()
             self._reload_at = time.monotonic() + delay
@@ -276,9 +300,7 @@ class Match:
     async def _think(self, seat: int, bot: str) -> None:
         ply = self.ply
         try:
-            move = await self.hub.choose_move(
-                self.kind.name, self.state, seat, bot, seed=self.info.seed or 0, ply=ply
-            )
+            move = await self.hub.choose_move(self.kind.name, self.state, seat, bot, ply=ply)
         except asyncio.CancelledError:
             raise
         except Exception:

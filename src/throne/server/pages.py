@@ -17,7 +17,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 from fastapi.templating import Jinja2Templates
 
-from throne import i18n
+from throne import games, i18n
 from throne.server.auth import current_user
 from throne.server.routes.accounts import user_json
 from throne.server.validate import GameId, UserId
@@ -26,7 +26,6 @@ router = APIRouter(include_in_schema=False)
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
 LANG_COOKIE = "throne_lang"
 LANG_MAX_AGE = 60 * 60 * 24 * 365
-GAMES = ("leaders", "hidden-leaders")
 
 
 def page_language(request: Request) -> str:
@@ -41,12 +40,15 @@ def page_language(request: Request) -> str:
 def _hidden_leaders_data() -> str:
     """Card factions and leader alliances for the Hidden Leaders scripts (engine tables), as JSON."""
     from throne.games import hidden_leaders as hl
+    from throne.games.hidden_leaders.cards import GUARDIAN_CARDS
 
     return _script_json(
         {
             "cards": {card.id: card.faction for card in hl.CARDS.values()},
             "leaders": {x.id: {"number": x.number, "factions": [*x.factions]} for x in hl.LEADERS.values()},
             "factions": list(hl.FACTIONS),
+            "guardians": sorted(GUARDIAN_CARDS),
+            "modules": list(hl.MODULES),
         }
     )
 
@@ -63,11 +65,17 @@ async def _render(request: Request, template: str, **context: Any) -> HTMLRespon
     def tr(key: str, **kw: Any) -> str:
         return i18n.t(lang, key, **kw)
 
+    def game_name(game_id: str) -> str:
+        """The game's name in the page language (its spec's name when the catalogue has none)."""
+        key = f"ui.game.{game_id}"
+        return tr(key) if key in i18n.catalog(lang) else games.get(game_id).display_name(lang)
+
     base = {
         "lang": lang,
         "dir": "rtl" if i18n.is_rtl(lang) else "ltr",
         "languages": i18n.LANGUAGES,
         "t": tr,
+        "game_name": game_name,
         "user": user_json(user),
         "here": request.url.path + (f"?{request.url.query}" if request.url.query else ""),
     }
@@ -76,7 +84,7 @@ async def _render(request: Request, template: str, **context: Any) -> HTMLRespon
 
 @router.get("/", response_class=HTMLResponse)
 async def home(request: Request) -> HTMLResponse:
-    return await _render(request, "home.html", games=GAMES)
+    return await _render(request, "home.html", games=games.all())
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)
@@ -112,7 +120,7 @@ async def me(request: Request) -> RedirectResponse:
 
 @router.get("/leaderboard", response_class=HTMLResponse)
 async def leaderboard(request: Request) -> HTMLResponse:
-    return await _render(request, "leaderboard.html", games=GAMES)
+    return await _render(request, "leaderboard.html", games=games.ids())
 
 
 def _safe_next(target: str | None) -> str:

@@ -7,6 +7,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from throne import games
 from throne.server.ratings import glicko2, multiplayer
 from throne.store.repo import GameInfo, load_ratings, save_rating
 
@@ -17,9 +18,7 @@ def rating_hook(info: GameInfo) -> Callable[[Session, GameInfo], None] | None:
         return None
     if any(s.kind != "human" or s.user_id is None or not s.registered for s in info.seats):
         return None  # a bot took a seat over, or a guest sat: not rated
-    if info.game == "leaders":
-        return _rate_leaders
-    return _rate_hidden
+    return _RATE[games.get(info.game).rating]
 
 
 def _seat_users(info: GameInfo) -> list[int]:
@@ -38,39 +37,44 @@ def skill_of(data: dict[str, Any] | None) -> multiplayer.SkillRating:
     return multiplayer.SkillRating(data["mu"], data["sigma"])
 
 
-def _rate_leaders(session: Session, info: GameInfo) -> None:
+def _rate_glicko2(session: Session, info: GameInfo) -> None:
+    """Two seats, a win, a loss or a draw."""
     users = _seat_users(info)
     if len(users) != 2 or users[0] == users[1]:
         return
     winner = (info.result or {}).get("winner")
     score0 = 0.5 if winner is None else (1.0 if winner == 0 else 0.0)
-    rows = load_ratings(session, "leaders", users)
+    rows = load_ratings(session, info.game, users)
     old = [glicko_of(rows[u].data if u in rows else None) for u in users]
     new = glicko2.rate_game(old[0], old[1], score0)
     for user, rating in zip(users, new, strict=True):
         data = {"rating": rating.rating, "rd": rating.rd, "volatility": rating.volatility}
         save_rating(
-            session, rows.get(user), user, "leaders", "glicko2", data, glicko2.leaderboard_score(rating)
+            session, rows.get(user), user, info.game, "glicko2", data, glicko2.leaderboard_score(rating)
         )
 
 
-def _rate_hidden(session: Session, info: GameInfo) -> None:
+def _rate_openskill(session: Session, info: GameInfo) -> None:
+    """Any number of seats, one winner."""
     users = _seat_users(info)
     winner = (info.result or {}).get("winner")
     if winner is None or len(set(users)) != len(users) or len(users) != info.players:
         return
-    rows = load_ratings(session, "hidden-leaders", users)
+    rows = load_ratings(session, info.game, users)
     old = [skill_of(rows[u].data if u in rows else None) for u in users]
     new = multiplayer.rate_game(old, winner)
     for user, rating in zip(users, new, strict=True):
         data = {"mu": rating.mu, "sigma": rating.sigma}
-        save_rating(session, rows.get(user), user, "hidden-leaders", "openskill", data, rating.ordinal)
+        save_rating(session, rows.get(user), user, info.game, "openskill", data, rating.ordinal)
+
+
+_RATE = {"glicko2": _rate_glicko2, "openskill": _rate_openskill}
 
 
 def rating_json(game: str, row: Any) -> dict[str, Any] | None:
     if row is None:
         return None
-    if game == "leaders":
+    if games.get(game).rating == "glicko2":
         return {
             "system": "glicko2",
             "rating": row.data["rating"],

@@ -85,9 +85,11 @@ class CircuitBreaker:
     def failure(self) -> bool:
         """Records a failed call; True when this opens the breaker (a fresh outage)."""
         self.failures += 1
-        if self.opened_at is not None:  # the half-open probe failed: wait longer
+        if self._probing:  # the half-open probe failed: wait longer
             self.cooldown = min(self.max_cooldown, self.cooldown * 2)
             self.opened_at, self._probing = self.clock(), False
+            return False
+        if self.opened_at is not None:  # a call already under way when the breaker opened
             return False
         if self.failures >= self.threshold:
             self.opened_at = self.clock()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from functools import cache
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -16,21 +17,29 @@ _hasher = PasswordHasher()
 
 
 class SessionSigner:
+    """A cookie names a user and the user's session epoch when it was made: it is valid while that epoch is
+    current (logout and password changes raise it) and for at most MAX_AGE."""
+
     def __init__(self, secret: str) -> None:
         self._s = URLSafeTimedSerializer(secret, salt="throne-session")
 
-    def dump(self, user_id: int) -> str:
-        return self._s.dumps({"uid": user_id})
+    def dump(self, user_id: int, epoch: int = 0) -> str:
+        return self._s.dumps({"uid": user_id, "v": epoch})
 
-    def load(self, cookie: str | None) -> int | None:
+    def load(self, cookie: str | None) -> tuple[int, int] | None:
+        """(user id, session epoch) of a genuine, unexpired cookie (epoch 0 for cookies older than epochs)."""
         if not cookie:
             return None
         try:
             data = self._s.loads(cookie, max_age=MAX_AGE)
         except BadSignature:
             return None
-        uid = data.get("uid") if isinstance(data, dict) else None
-        return uid if isinstance(uid, int) else None
+        if not isinstance(data, dict):
+            return None
+        uid, epoch = data.get("uid"), data.get("v", 0)
+        if not isinstance(uid, int) or not isinstance(epoch, int) or isinstance(uid, bool):
+            return None
+        return uid, epoch
 
 
 def new_token() -> str:
@@ -46,10 +55,18 @@ def hash_password(password: str) -> str:
     return _hasher.hash(password)
 
 
+@cache
+def _dummy_hash() -> str:
+    """A hash with the real parameters, verified when there is no account, so both answers cost the same."""
+    return _hasher.hash(secrets.token_urlsafe(16))
+
+
 def verify_password(password_hash: str | None, password: str) -> bool:
-    if not password_hash:
-        return False
+    """True when `password` matches; an absent account costs one full argon2 verify too (no timing oracle)."""
     try:
+        if not password_hash:
+            _hasher.verify(_dummy_hash(), password)
+            return False
         return _hasher.verify(password_hash, password)
     except (VerificationError, InvalidHashError):
         return False

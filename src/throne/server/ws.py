@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from throne.server import validate
+from throne.server.auth import session_user
 from throne.server.conn import Conn
 from throne.server.errors import ApiError
 from throne.server.lobby import Hub
@@ -46,10 +47,11 @@ def _error(code: str, message: str, **extra: Any) -> dict[str, Any]:
 
 
 class _Session:
-    def __init__(self, hub: Hub, ws: WebSocket, info: GameInfo) -> None:
-        self.hub, self.ws, self.info = hub, ws, info
+    def __init__(self, hub: Hub, ws: WebSocket, game_id: int) -> None:
+        self.hub, self.ws, self.game_id = hub, ws, game_id
+        self.info: GameInfo | None = None
         settings = hub.settings
-        self.conn = Conn(ws, info.id)
+        self.conn = Conn(ws, game_id)
         self.bucket = _Bucket(settings.ws_rate_per_s, settings.ws_burst)
         self.refused = 0
         self.greeted = False
@@ -94,18 +96,28 @@ class _Session:
             )
             return
         hub = self.hub
-        info = self.info = await hub.db(hub.repo.get_game, self.info.id)
+        try:
+            if not 1 <= self.game_id <= validate.INT63_MAX:
+                raise NotFound(f"no game {self.game_id}")
+            info = self.info = await hub.db(hub.repo.get_game, self.game_id)
+        except NotFound:
+            await self.unknown()
+            return
         occupant = None
         if token:
             seat = (
                 None if len(token) > 128 else await hub.db(hub.repo.seat_by_token, info.id, token_hash(token))
             )
             if seat is None:
-                self.refuse("bad_token", "the seat token is not valid for this game")
+                if info.private:  # a private table answers a wrong token as if it did not exist
+                    await self.unknown()
+                else:
+                    self.refuse("bad_token", "the seat token is not valid for this game")
                 return
             occupant = seat.id
         elif not spectate and self._same_origin():
-            uid = self.ws.app.state.signer.load(self.ws.cookies.get(COOKIE))
+            user = await session_user(hub, self.ws.app.state.signer, self.ws.cookies.get(COOKIE))
+            uid = None if user is None else user.id
             occupant = next(
                 (s.id for s in info.seats if uid is not None and s.user_id == uid and s.kind == "human"), None
             )
@@ -113,7 +125,7 @@ class _Session:
             try:
                 hub.check_invite(info, invite)
             except ApiError:
-                self.refuse("unknown_game", f"no game {info.id}")
+                await self.unknown()
                 return
         self.greeted = True
         self.conn.occupant = occupant
@@ -123,10 +135,18 @@ class _Session:
         self.conn.send(
             {"type": "welcome", "game_id": info.id, "seat": self.conn.seat, "game": hub.summary(info, user)}
         )
-        hub.broadcast_table(info)
+        if occupant is not None:  # a seat's presence changed; spectators only change a count
+            hub.broadcast_table(info)
         state = await hub.current_state(info.id, self.conn.seat)
         if state is not None:
             self.conn.send(state)
+
+    async def unknown(self) -> None:
+        """No such game, or a private one this hello may not see: the same answer, after the hello."""
+        self.conn.send(_error("unknown_game", f"no game {self.game_id}"))
+        await self.conn.drain_and_stop()
+        with contextlib.suppress(Exception):
+            await self.ws.close(4404)
 
     def _same_origin(self) -> bool:
         """The session cookie acts for a seat only on sockets opened by this site's own pages."""
@@ -157,7 +177,7 @@ class _Session:
             self.refuse("spectator", "spectators cannot move; send hello with a seat token to play")
             return
         try:
-            await self.hub.submit_move(self.info.id, self.conn.seat, move, ply)
+            await self.hub.submit_move(self.game_id, self.conn.seat, move, ply)
         except MoveRefused as exc:
             self.refuse(exc.code, exc.message, move=move[:64])
         except ApiError as exc:
@@ -168,15 +188,7 @@ class _Session:
 async def game_socket(ws: WebSocket, game_id: int) -> None:
     hub: Hub = ws.app.state.hub
     await ws.accept()
-    try:
-        if not 1 <= game_id <= validate.INT63_MAX:
-            raise NotFound(f"no game {game_id}")
-        info = await hub.db(hub.repo.get_game, game_id)
-    except NotFound:
-        await ws.send_json(_error("unknown_game", f"no game {game_id}"))
-        await ws.close(4404)
-        return
-    session = _Session(hub, ws, info)
+    session = _Session(hub, ws, game_id)  # the game is looked up at hello: unknown and hidden look alike
     settings = hub.settings
     try:
         while not session.conn.closed:
@@ -211,8 +223,9 @@ async def game_socket(ws: WebSocket, game_id: int) -> None:
     except RuntimeError:  # the socket went away while we were reading
         pass
     finally:
-        hub.remove_conn(session.conn)
         if session.greeted:
+            hub.remove_conn(session.conn)
+        if session.greeted and session.conn.occupant is not None:
             with contextlib.suppress(Exception):  # the hub may be shutting down
                 hub.broadcast_table(await hub.db(hub.repo.get_game, game_id))
         await session.conn.drain_and_stop()

@@ -34,6 +34,8 @@ class User(Base):
     name: Mapped[str] = mapped_column(String(64))
     username: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
     password_hash: Mapped[str | None] = mapped_column(String(255), nullable=True)
+    # Sessions carry the epoch they were made in; raising it revokes them all (logout, password change).
+    session_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
@@ -48,7 +50,8 @@ class Game(Base):
     rated: Mapped[bool] = mapped_column(Boolean, default=False)
     private: Mapped[bool] = mapped_column(Boolean, default=False)
     invite: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    seed: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    seed: Mapped[int | None] = mapped_column(BigInteger, nullable=True)  # legacy games (before secrets) only
+    secret: Mapped[str | None] = mapped_column(String(128), nullable=True)  # the deal's 128-bit secret, hex
     ply: Mapped[int] = mapped_column(Integer, default=0)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     creator_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)

@@ -59,6 +59,10 @@ class SeatTaken(Conflict):
     code = "seat_taken"
 
 
+class AlreadySeated(Conflict):
+    code = "already_seated"
+
+
 class NotOpen(Conflict):
     code = "not_open"
 
@@ -107,6 +111,8 @@ class GameInfo:
     started_at: datetime | None
     finished_at: datetime | None
     seats: list[SeatInfo] = field(default_factory=list)
+    #: the game's secret (hex); None for a game started before secrets, which has an integer `seed` instead
+    secret: str | None = None
 
     def seat(self, n: int) -> SeatInfo | None:
         return next((s for s in self.seats if s.seat == n), None)
@@ -145,6 +151,7 @@ def _info(session: Session, game: Game) -> GameInfo:
         as_utc(game.started_at),
         as_utc(game.finished_at),
         seats,
+        game.secret,
     )
 
 
@@ -191,9 +198,20 @@ class Repo:
         with self.db.sessions() as s:
             return s.scalar(select(User).where(func.lower(User.username) == username.lower()))
 
-    def set_password_hash(self, user_id: int, password_hash: str) -> None:
+    def set_password_hash(self, user_id: int, password_hash: str) -> int:
+        """Stores a new password hash and revokes every session; returns the new session epoch."""
         with self.db.sessions.begin() as s:
-            s.execute(update(User).where(User.id == user_id).values(password_hash=password_hash))
+            s.execute(
+                update(User)
+                .where(User.id == user_id)
+                .values(password_hash=password_hash, session_epoch=User.session_epoch + 1)
+            )
+            return s.scalar(select(User.session_epoch).where(User.id == user_id)) or 0
+
+    def revoke_sessions(self, user_id: int) -> None:
+        """Ends every session of the user (each cookie names an older epoch from now on)."""
+        with self.db.sessions.begin() as s:
+            s.execute(update(User).where(User.id == user_id).values(session_epoch=User.session_epoch + 1))
 
     # ---- games and seats ---------------------------------------------------------------------------------
     def create_game(
@@ -277,6 +295,11 @@ class Repo:
                 raise NotFound(f"no game {game_id}")
             if row.status != "open":
                 raise NotOpen(f"game {game_id} is {row.status}, seats can no longer be taken")
+            seated = select(Seat.id).where(
+                Seat.game_id == game_id, Seat.user_id == user_id, Seat.kind == "human"
+            )
+            if s.scalar(seated) is not None:  # checked here, in the write, so two joins cannot both pass
+                raise AlreadySeated(f"you already sit at game {game_id}")
             taken = set(s.scalars(select(Seat.seat).where(Seat.game_id == game_id)).all())
             free = [n for n in range(row.players) if n not in taken]
             if not free:
@@ -331,8 +354,12 @@ class Repo:
                 return None
             return SeatInfo(row.id, row.seat, row.kind, row.name, row.user_id, row.bot, row.takeover)
 
-    def start_game(self, game_id: int, seed: int, order: Sequence[int]) -> GameInfo:
-        """Marks an open, full table live: `order[i]` is the table place that becomes engine seat i."""
+    def start_game(self, game_id: int, seed: int | str, order: Sequence[int]) -> GameInfo:
+        """Marks an open, full table live: `order[i]` is the table place that becomes engine seat i.
+
+        `seed` is the game's secret (a hex string, stored in `secret`); an integer is stored as a legacy
+        seed (games dealt by the old generator; tests).
+        """
         with self.db.sessions.begin() as s:
             row = s.get(Game, game_id, with_for_update=True)
             if row is None:
@@ -347,7 +374,11 @@ class Repo:
             s.flush()
             for engine_seat, place in enumerate(order):
                 seats[place].seat = engine_seat
-            row.status, row.seed, row.started_at, row.ply = "live", seed, utcnow(), 0
+            if isinstance(seed, str):
+                row.secret, row.seed = seed, None
+            else:
+                row.secret, row.seed = None, seed
+            row.status, row.started_at, row.ply = "live", utcnow(), 0
             s.flush()
             return _info(s, row)
 
@@ -475,6 +506,7 @@ def save_rating(
 
 
 __all__ = [
+    "AlreadySeated",
     "Conflict",
     "GameInfo",
     "NotFound",

@@ -7,11 +7,15 @@ what others did is derived from the ``last_move`` of successive views, never fro
 from __future__ import annotations
 
 import random
+import secrets
 from collections.abc import Callable
 from typing import Any
 
 from throne import ai
 from throne.games import hidden_leaders as hl
+from throne.games.hidden_leaders.cards import GUARDIAN_CARDS
+from throne.games.hidden_leaders.fate import FATE_TEXT
+from throne.games.randomness import LEGACY_RNG
 
 OPPONENTS = tuple(ai.bot_names("hidden-leaders"))
 InputFn = Callable[[str], str]
@@ -21,13 +25,14 @@ OutputFn = Callable[[str], None]
 def _bot_move(state: hl.State, seat: int, opponent: str, rng: random.Random) -> str:
     """The move of a bot seat: any bot or level of ``throne.ai`` (``throne bots hidden-leaders``).
 
-    The bot is handed the full state but reads it only through ``view(seat)`` and ``determinize(seat)``.
+    The bot is handed only what ``seat`` knows (``ai.seat_state``), never the full state.
     """
     if opponent == "random":
         return rng.choice(state.legal_moves())
     if opponent not in OPPONENTS:
         raise ValueError(f"unknown opponent {opponent!r}: available opponents are {', '.join(OPPONENTS)}")
-    return ai.make_bot("hidden-leaders", opponent, seed=rng.randrange(2**31)).choose(state, seat)
+    bot = ai.make_bot("hidden-leaders", opponent, seed=rng.randrange(2**31))
+    return bot.choose(ai.seat_state("hidden-leaders", state, seat), seat)
 
 
 def _name(card: str | None) -> str:
@@ -35,16 +40,40 @@ def _name(card: str | None) -> str:
         return "[face down]"
     c = hl.CARDS[card]
     fac = c.faction or "neutral"
+    if card in GUARDIAN_CARDS and fac != "guardians":
+        fac += "+guardians"
     return f"{c.name} ({fac})"
 
 
-def track(red: int, green: int) -> str:
-    """The power track 1..12; the war spaces 9..12 are bracketed."""
+def track(red: int, green: int, guardian: int | None = None) -> str:
+    """The power track 1..12; the war spaces 9..12 are bracketed; ``*`` is the Guardian marker (legends)."""
     cells = []
+    width = 2 if guardian is None else 3
     for i in range(1, 13):
-        mark = ("R" if red == i else "") + ("G" if green == i else "")
-        cells.append(f"{i:>2}{mark or '.':<2}")
+        mark = ("R" if red == i else "") + ("G" if green == i else "") + ("*" if guardian == i else "")
+        cells.append(f"{i:>2}{mark or '.':<{width}}")
     return " ".join(cells[:8]) + " [" + " ".join(cells[8:]) + "]  (war: 9-12)"
+
+
+def _legends_lines(v: dict[str, Any]) -> list[str]:
+    """The Guardian marker, the leader pool sizes, skipped turns, the live faction and a pending Fate."""
+    pool, live = v["leader_pool"], v["live_faction"]
+    lines = [f"Leader pool (secret): {pool['base']} base and {pool['guardians']} Guardian leaders"]
+    now = live["faction"]
+    if live["guardians_if_seated"]:
+        now = f"the Guardians if a Guardian leader is in play, otherwise {now}"
+    lines.append(f"If the game ended now: {now}")
+    if v["skips"]:
+        lines.append("Skips the next turn: " + ", ".join(f"seat {p}" for p in v["skips"]))
+    fate = v.get("fate")
+    if fate:
+        cards = fate["cards"]
+        if isinstance(cards, list):
+            lines.append("Your Fate cards: " + ", ".join(FATE_TEXT[k] for k in cards))
+        else:
+            lines.append(f"Seat {fate['seat']} chooses 1 of {cards['count']} Fate cards "
+                         f"({hl.CARDS[fate['card']].name} was buried)")
+    return lines
 
 
 def render(v: dict[str, Any]) -> str:
@@ -52,8 +81,14 @@ def render(v: dict[str, Any]) -> str:
     seat = v["seat"]
     lines = [f"--- Hidden Leaders, {v['players']} players, {v['phase']} phase, turn of seat {v['turn']} ---"]
     red, green = v["markers"]["red"], v["markers"]["green"]
-    lines.append(f"Power track: red R={red}, green G={green}")
-    lines.append("  " + track(red, green))
+    guardian = v["markers"].get("guardian")
+    if guardian is None:
+        lines.append(f"Power track: red R={red}, green G={green}")
+    else:
+        lines.append(f"Power track: red R={red}, green G={green}, Guardian *={guardian}")
+    lines.append("  " + track(red, green, guardian))
+    if guardian is not None:
+        lines += _legends_lines(v)
     if seat is not None and v["leaders"][seat]:
         lead = hl.LEADERS[v["leaders"][seat]]
         lines.append(f"Your leader: {lead.name} (#{lead.number}), allied with {' and '.join(lead.factions)}")
@@ -89,8 +124,9 @@ def render(v: dict[str, Any]) -> str:
 
 
 def render_scores(v: dict[str, Any]) -> str:
+    gm = v["markers"].get("guardian")
     lines = [f"Game over. Winning faction: {v['winning_faction']}. Final markers R={v['markers']['red']} "
-             f"G={v['markers']['green']}."]
+             f"G={v['markers']['green']}" + ("." if gm is None else f", Guardian {gm}.")]
     for r in v["scores"]:
         lead = hl.LEADERS[r["leader"]]
         flag = "  <== WINNER" if r["winner"] else ""
@@ -109,7 +145,8 @@ def _ask(v: dict[str, Any], input_fn: InputFn, out: OutputFn) -> str:
     d = v["decision"]
     out(f"\n>> {d['prompt']}")
     for i, m in enumerate(moves, 1):
-        out(f"  {i:>2}. {m}")
+        hint = f"  ({FATE_TEXT[m[5:]]})" if m.startswith("fate ") else ""
+        out(f"  {i:>2}. {m}{hint}")
     while True:
         text = input_fn("Your choice (number or move, 'q' to quit): ").strip()
         if text in ("q", "quit"):
@@ -134,8 +171,8 @@ def play(players: int = 4, seat: int = 0, opponent: str = "random", modules: tup
         state = hl.new_game(players=players, seed=seed, variant=variant, modules=modules)
     except ValueError as exc:
         raise SystemExit(f"error: {exc}") from exc
-    rng = random.Random(state.seed + 1)
-    out(f"Hidden Leaders, seed {state.seed}. You are seat {seat}.")
+    rng = bot_rng()
+    out(f"Hidden Leaders, {players} players. You are seat {seat}; seat {state.first} starts.")
     try:
         while not state.is_over:
             v = state.view(seat)
@@ -154,6 +191,12 @@ def play(players: int = 4, seat: int = 0, opponent: str = "random", modules: tup
     v = state.view(seat)
     out("\n" + render(v))
     out(render_scores(v))
+    out(f"Seed of this game (replays it with its moves): {state.seed}")
+
+
+def bot_rng() -> random.Random:
+    """The generator of the bots' own seeds: fresh entropy, unrelated to the game's secret."""
+    return random.Random(secrets.randbits(128))
 
 
 def replay(record: dict, *, input_fn: InputFn = input, out: OutputFn = print) -> None:
@@ -163,7 +206,7 @@ def replay(record: dict, *, input_fn: InputFn = input, out: OutputFn = print) ->
     except hl.RecordError as exc:
         raise SystemExit(f"error: {exc}") from exc
     state = hl.new_game(players=record["players"], seed=record["seed"], variant=record.get("variant", "full"),
-                        modules=tuple(record.get("modules", ("core",))))
+                        modules=tuple(record.get("modules", ("core",))), rng=record.get("rng", LEGACY_RNG))
     moves = record["moves"]
     out(render(state.view(None)))
     for n, (_, move) in enumerate(moves, 1):

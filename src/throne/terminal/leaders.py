@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import secrets
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -45,7 +46,8 @@ def _bot_move(state: leaders.State, opponent: str, rng: random.Random) -> str:
     except ai.UnknownBotError:
         names = ", ".join(ai.bot_names("leaders"))
         raise ValueError(f"unknown opponent {opponent!r} for Leaders: use 'human' or {names}") from None
-    return bot.choose(state, state.to_play)
+    seat = state.to_play
+    return bot.choose(ai.seat_state("leaders", state, seat), seat)  # blind to the unseen deck order
 
 
 def _cell_label(state: leaders.State) -> dict[str, Text]:
@@ -142,7 +144,7 @@ def play(
     if side not in ("S", "N"):
         raise ValueError(f"side must be S or N, not {side!r}")
     state = leaders.new_game(seed=seed, mode=mode)
-    rng = random.Random(seed)
+    rng = random.Random(secrets.randbits(128))  # the opponent's own seeds: unrelated to the deal
     humans = {0, 1} if opponent == "human" else {"SN".index(side)}
     if opponent != "human":
         _bot_move(state.clone(), opponent, random.Random(0))  # fail fast on an unknown opponent

@@ -5,7 +5,12 @@ A setup dict names only what a test needs; parties are strings of card ids where
     build({"players": 3, "markers": (6, 4), "parties": {1: "leery-lizard ~furious-frog"},
            "hands": {0: "keen-koi"}, "tavern": "ace-fighter - -", "graveyard": "deceased-emperor"})
 
-Cards not named are simply absent (the engine does not need the whole deck for a rule test).
+Cards not named are simply absent (the engine does not need the whole deck for a rule test). With
+``"modules"`` naming ``legends`` the state has a Guardian marker (``"guardian"``, default 1) and ``"skips"``;
+``"known"`` presets what seats know (``{seat: {card: zone}}``).
+
+In the moves of ``run_card``, ``("fate", seat, kind)`` asserts that ``seat`` must choose a Fate, makes both
+drawn cards ``kind`` (the draw is random) and chooses it.
 """
 
 from __future__ import annotations
@@ -35,7 +40,10 @@ def build(spec: dict[str, Any]) -> State:
     st = State()
     n = st.players = spec.get("players", 3)
     st.variant = spec.get("variant", "full")
-    st.modules = ("core", "kickstarter", "queens")
+    st.modules = tuple(spec.get("modules", ("core", "kickstarter", "queens")))
+    if "legends" in st.modules:
+        st.guardian = spec.get("guardian", 1)
+        st.skips = list(spec.get("skips", []))
     st.seed = spec.get("seed", 1)
     st.red, st.green = spec.get("markers", (4, 4))
     st.leaders = cards(spec.get("leaders")) or list(hl.LEADERS)[:n]
@@ -48,7 +56,7 @@ def build(spec: dict[str, Any]) -> State:
     st.graveyard = cards(spec.get("graveyard"))
     st.turn = spec.get("turn", 0)
     st.phase = spec.get("phase", "action")
-    st.known = [{} for _ in range(n)]
+    st.known = [dict(spec.get("known", {}).get(p, {})) for p in range(n)]
     st._cache = None
     return st
 
@@ -77,6 +85,8 @@ def check(st: State, expect: dict[str, Any]) -> None:
             assert st.phase == want, f"phase {st.phase} != {want}"
         elif key == "to_play":
             assert st.to_play == want
+        elif key in ("turn", "skips", "guardian"):
+            assert getattr(st, key) == want, f"{key} {getattr(st, key)} != {want}"
         elif key.startswith("known"):
             got = st.known[int(key[5:])]
             assert got == want, f"{key}: {got} != {want}"
@@ -99,13 +109,27 @@ def run_card(card: str, spec: dict[str, Any], moves: list[Any]) -> State:
         if isinstance(m, list):
             assert st.phase == "resolve", f"expected a decision {m}, but the resolution is over"
             assert st.legal_moves() == sorted(m), f"legal {st.legal_moves()} != {sorted(m)}"
+        elif isinstance(m, tuple):
+            force_fate(st, *m[1:])
         else:
             st.play(m)
     return st
+
+
+def force_fate(st: State, seat: int, kind: str) -> None:
+    """Assert a pending Fate of ``seat``, make both drawn cards ``kind`` and choose it."""
+    assert st.phase == "resolve", "expected a Fate, but the resolution is over"
+    fr = st.stack[-1]
+    assert fr.get("then") == "fate", f"expected a Fate, got the decision {st.legal_moves()}"
+    assert st.to_play == seat, f"the Fate belongs to seat {st.to_play}, not {seat}"
+    st.stack[-1] = {**fr, "hid": [kind, kind]}
+    st._cache = None
+    assert st.legal_moves() == [f"fate {kind}"]
+    st.play(f"fate {kind}")
 
 
 def resolved(st: State) -> bool:
     return st.phase != "resolve"
 
 
-__all__ = ["build", "cards", "check", "party", "party_text", "resolved", "rules", "run_card"]
+__all__ = ["build", "cards", "check", "force_fate", "party", "party_text", "resolved", "rules", "run_card"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from throne.games import hidden_leaders as hl
+from throne.games.hidden_leaders.cards import GUARDIAN_CARDS
 
 from .helpers import check, run_card
 
@@ -370,7 +371,7 @@ def test_card(card: str, setup: dict, moves: list, expect: dict) -> None:
 
 def test_every_card_has_rows() -> None:
     tested = {r[0] for r in ROWS}
-    missing = sorted(set(hl.CARDS) - tested - {E})
+    missing = sorted(set(hl.CARDS) - tested - {E} - GUARDIAN_CARDS)  # legends cards: test_legends_cards
     assert not missing, missing
 
 

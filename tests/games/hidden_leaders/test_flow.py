@@ -58,7 +58,7 @@ def test_setup_is_seat_by_seat_and_secret() -> None:
     assert a not in json.dumps(v1) and b not in json.dumps(v1)
     st.play(st.legal_moves()[0])
     st.play(st.legal_moves()[0])
-    assert st.phase == "action" and st.turn == 0 and all(len(h) == 3 for h in st.hands)
+    assert st.phase == "action" and st.turn == st.first and all(len(h) == 3 for h in st.hands)
 
 
 def test_setup_rejects_same_card() -> None:
@@ -220,7 +220,7 @@ def test_json_shape_at_main_action() -> None:
     d = setup_done(seed=3).to_json()
     spec_keys = {"game", "players", "variant", "modules", "markers", "leaders", "hands", "parties", "tavern",
                  "harbor", "wilderness", "graveyard", "turn", "phase", "seed"}
-    assert spec_keys <= set(d) and set(d) - spec_keys == {"known", "history", "last"}
+    assert spec_keys <= set(d) and set(d) - spec_keys == {"known", "history", "last", "rng", "draws", "first"}
     assert d["phase"] == "action" and d["graveyard"] == [hl.EMPEROR]
 
 

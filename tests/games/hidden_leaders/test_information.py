@@ -14,7 +14,9 @@ from throne.games import hidden_leaders as hl
 
 from .helpers import build
 
-MODULE_SETS = [("core",), ("core", "kickstarter"), ("core", "kickstarter", "queens")]
+MODULE_SETS = [("core",), ("core", "kickstarter"), ("core", "kickstarter", "queens"), ("core", "legends"),
+               ("core", "kickstarter", "queens", "legends")]
+MODULE_IDS = ["core", "core+ks", "core+ks+queens", "core+legends", "all"]
 
 
 def random_state(seed: int, players: int, modules: tuple[str, ...], steps: int) -> hl.State:
@@ -52,7 +54,8 @@ def tokens(view: dict) -> set[str]:
     return set(re.findall(r"[a-z]+(?:-[a-z]+)+", json.dumps(view)))
 
 
-STATES = [(seed, 2 + seed % 5, MODULE_SETS[seed % 3], steps) for seed in range(12) for steps in (3, 40, 120)]
+STATES = [(seed, 2 + seed % 5, MODULE_SETS[seed % len(MODULE_SETS)], steps) for seed in range(12)
+          for steps in (3, 40, 120)]
 
 
 @pytest.mark.parametrize(("seed", "players", "modules", "steps"), STATES)
@@ -66,11 +69,48 @@ def test_views_leak_nothing(seed: int, players: int, modules: tuple[str, ...], s
         hidden = set(hl.CARDS) - visible_cards(st, seat)
         leaked = tokens(v) & hidden
         assert not leaked, (seat, leaked)
+        assert_no_other_leader(st, seat, v)
         for p in range(players):
             if p != seat:
                 assert v["leaders"][p] is None and v["hands"][p] == {"count": len(st.hands[p])}
         assert isinstance(v["harbor"], dict) and isinstance(v["wilderness"], dict)
         assert v["legal_moves"] == (st.legal_moves() if seat == st.to_play else [])
+
+
+def assert_no_other_leader(st: hl.State, seat: int | None, v: dict) -> None:
+    """No leader id but the seat's own appears in its view (the leader pool is secret too)."""
+    text = json.dumps(v)
+    own = st.leaders[seat] if seat is not None else None
+    for lead in hl.LEADERS:
+        if lead != own:
+            assert f'"{lead}"' not in text, (seat, lead)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_views_hide_the_leader_pool_and_the_fate_cards(players: int) -> None:
+    """legends: at every pending Fate only the chooser sees the drawn cards; no view names another leader."""
+    fates = 0
+    for seed in range(40):
+        if fates >= 3:
+            break
+        rng = random.Random(seed)
+        st = hl.new_game(players=players, seed=seed, modules=("core", "legends"))
+        while not st.is_over:
+            top = st.stack[-1] if st.phase == "resolve" else None
+            if top is not None and top["then"] == "fate":
+                fates += 1
+                for seat in [None, *range(players)]:
+                    v = st.view(seat)
+                    assert_no_other_leader(st, seat, v)
+                    want = list(top["hid"]) if seat == top["seat"] else {"count": 2}
+                    assert v["fate"] == {"seat": top["seat"], "card": top["card"], "cards": want}
+                    if seat != top["seat"]:
+                        assert v["legal_moves"] == []
+                        assert not any(f'"{k}"' in json.dumps(v) for k in top["hid"])
+                    d = st.determinize(top["seat"] if seat is None else seat, random.Random(seed))
+                    assert d.view(seat) == v or seat is None
+            st.play(rng.choice(st.legal_moves()))
+    assert fates > 0
 
 
 @pytest.mark.parametrize(("seed", "players", "modules", "steps"), STATES)

@@ -11,9 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 FACTIONS: tuple[str, ...] = ("hill-tribes", "imperial-army", "water-folk", "undead")
-MODULES: tuple[str, ...] = ("core", "kickstarter", "queens")
+#: the fifth faction of the ``legends`` module (Forgotten Legends); not one of the four base FACTIONS
+GUARDIANS = "guardians"
+MODULES: tuple[str, ...] = ("core", "kickstarter", "queens", "legends")
 EMPEROR = "deceased-emperor"
 KEEPER = "keeper-of-discord"
+MOTHER = "mother-of-guardians"
 
 #: Face-up heroes that end the game: THRESHOLDS[variant][players].
 THRESHOLDS: dict[str, dict[int, int]] = {
@@ -40,9 +43,15 @@ class Card:
     ability: str
     marker_code: str
 
+    @property
+    def guardian(self) -> bool:
+        """A Guardian card (legends §1.1): the 24 Guardian heroes and Mother of Guardians."""
+        return self.module == "legends"
+
     def is_of(self, faction: str) -> bool:
-        """Faction membership; the Deceased Emperor belongs to all four."""
-        return self.id == EMPEROR or self.faction == faction
+        """Faction membership (legends §1.1): the Deceased Emperor belongs to the four base factions, a
+        Guardian hero to its base faction and the Guardians."""
+        return is_of(self.id, faction)
 
 
 LEADERS: dict[str, Leader] = {
@@ -54,8 +63,17 @@ LEADERS: dict[str, Leader] = {
         Leader("xiadul", "Xiadul – The Cunning", 4, ("imperial-army", "undead")),
         Leader("pavyr", "Pavyr – The Opportunist", 5, ("imperial-army", "hill-tribes")),
         Leader("enned", "Enned – The Innocent", 6, ("undead", "water-folk")),
+        # legends: the Guardian leaders (legends §2.1)
+        Leader("tissa", "Tissa – The Inventive", 7, ("imperial-army", GUARDIANS)),
+        Leader("ulc", "Ulc – The Rooted", 8, ("hill-tribes", GUARDIANS)),
+        Leader("irafel", "Irafel – The Lyrical", 9, ("undead", GUARDIANS)),
+        Leader("vyma", "Vyma – The Deep", 10, ("water-folk", GUARDIANS)),
     )
 }
+BASE_LEADERS: tuple[str, ...] = ("lemron", "cyra", "myrad", "xiadul", "pavyr", "enned")
+GUARDIAN_LEADERS: tuple[str, ...] = ("tissa", "ulc", "irafel", "vyma")
+#: legends §2.2: players -> (base leaders, Guardian leaders) in the secret leader pool
+LEADER_POOL: dict[int, tuple[int, int]] = {2: (4, 2), 3: (3, 1), 4: (4, 2), 5: (5, 2), 6: (6, 3)}
 
 _H, _I, _W, _U = FACTIONS
 
@@ -287,6 +305,72 @@ _ROWS: tuple[tuple[str, str, str | None, str, str, str, str], ...] = (
      "At game end, in Enned's or Cyra's party: counts as 2 heroes of the winning faction."),
     ("queen-of-the-streets", "Queen of the Streets", _W, "queens", "R+2 OR G+2", "R+2|G+2",
      "At game end, in Pavyr's or Xiadul's party: counts as 2 heroes of the winning faction."),
+    # --- legends (Forgotten Legends, Guardians module): Guardian heroes, faction = their base faction
+    ("obliging-ogre", "Obliging Ogre", _H, "legends", "R−4 OR G+4", "R-4|G+4",
+     "Turn 2 of your own face-up heroes face down. This card may be one of them. If you have only 1 face-up "
+     "hero, turn that one."),
+    ("sleepy-hop-goblin", "Sleepy Hop-Goblin", _H, "legends", "R−2 OR G+1", "R-2|G+1",
+     "Take 1 face-down hero from another player's party and put it face down into your party."),
+    ("gigantic-duo", "Gigantic Duo", _H, "legends", "G−1", "G-1",
+     "You may bury any 1 face-up Imperial hero, AND/OR you may bury any 1 face-up Water Folk hero (any "
+     "party, yours included)."),
+    ("surprised-sapling", "Surprised Sapling", _H, "legends", "R+1", "R+1",
+     "Choose another player with at least 1 card in hand and secretly look at their whole hand. Take 1 of "
+     "those cards and put it face down into your party."),
+    ("fungified-troll", "Fungified Troll", _H, "legends", "R−1 AND/OR G−1", "R-1/G-1",
+     "Swap 1 of your face-up heroes with 1 face-up Undead or Imperial hero of another player. Both stay "
+     "face up, each in the other's place, and neither resolves."),
+    ("twiggy-tree-keeper", "Twiggy Tree Keeper", _H, "legends", "R+2 OR G+2", "R+2|G+2",
+     "Secretly look at 2 face-down heroes of other players. Then bury any 1 face-down hero (any party, "
+     "yours included)."),
+    ("patient-protector", "Patient Protector", _I, "legends", "R+1 OR G−2", "R+1|G-2",
+     "Swap 2 Tavern cards with 2 of your face-up heroes, one pair at a time. Each Tavern card enters your "
+     "party face up without resolving, and your hero takes that card's Tavern slot."),
+    ("misinformed-mechatron", "Misinformed Mechatron", _I, "legends", "G+1", "G+1",
+     "Put up to 2 cards from your hand face down into your party."),
+    ("mended-colossus", "Mended Colossus", _I, "legends", "R−1", "R-1",
+     "Bury 1 face-up hero of the next player, then 1 face-up hero of the previous player."),
+    ("huggable-hulk", "Huggable Hulk", _I, "legends", "R+4 OR G−4", "R+4|G-4",
+     "Bury 1 of your own face-up heroes that is not a Guardian card."),
+    ("valuable-vindicator", "Valuable Vindicator", _I, "legends", "R+1 AND/OR G+1", "R+1/G+1",
+     "Swap 1 of your face-up heroes with 1 face-up Water Folk or Hill Tribes hero of another player. Both "
+     "stay face up, each in the other's place, and neither resolves."),
+    ("graceful-griffin", "Graceful Griffin", _I, "legends", "R−2 OR G−2", "R-2|G-2",
+     "You may swap up to 2 of your face-down heroes with cards from your hand, one pair at a time. The hand "
+     "card takes the hero's place face down, and the hero goes to your hand."),
+    ("severed-seraph", "Severed Seraph", _U, "legends", "R+1 OR G+1", "R+1|G+1",
+     "Swap 1 of your face-up Guardian cards with 1 face-up Guardian card of another player. Both stay face "
+     "up, each in the other's place, and neither resolves."),
+    ("baneful-beacon", "Baneful Beacon", _U, "legends", "R−1 OR G−1", "R-1|G-1",
+     "You may bury up to 2 face-up Guardian cards (any party, yours included, this card included)."),
+    ("demonic-darter", "Demonic Darter", _U, "legends", "R+2 OR G+2", "R+2|G+2",
+     "You may take up to 3 Guardian cards from anywhere in the Graveyard into your hand."),
+    ("possessed-poodle", "Possessed Poodle", _U, "legends", "R−1 AND G−1", "R-1 G-1",
+     "Choose another player. That player skips their next turn."),
+    ("philantropic-phantom", "Philantropic Phantom", _U, "legends", "R+1 AND G+1", "R+1 G+1",
+     "Every other player who has at least 1 hero in their party chooses 1 of their own heroes, face up or "
+     "face down, and buries it."),
+    ("obnoxious-nightmare", "Obnoxious Nightmare", _U, "legends", "R+1 AND G+1", "R+1 G+1",
+     "Choose any 1 card in the Graveyard and put it face down into your party."),
+    ("oppressed-ocean", "Oppressed Ocean", _W, "legends", "R −X AND/OR G −X", "",
+     "Pick a player (you may pick yourself). X = the number of face-up Guardian cards in that player's "
+     "party, at most 4."),
+    ("hard-shelled-titan", "Hard-Shelled Titan", _W, "legends", "R+1 OR G+1", "R+1|G+1",
+     "Every other player with at least 1 card in hand gives you 1 hand card of their choice. Put 1 of the "
+     "given cards face down into your party and discard the others."),
+    ("abysmal-automaton", "Abysmal Automaton", _W, "legends", "R−1 AND/OR G−1", "R-1/G-1",
+     "Look at the top 5 cards of the Harbor. Take up to 3 of them into your hand and discard the rest."),
+    ("crabby-knight", "Crabby Knight", _W, "legends", "R+1 AND G+1", "R+1 G+1",
+     "For every other player who has at least 1 hero in their party, you turn 1 of their heroes over (face "
+     "up or face down)."),
+    ("snappy-sea-snake", "Snappy Sea Snake", _W, "legends", "R±1 or R±2 OR G±1 or G±2",
+     "R+1|R+2|R-1|R-2|G+1|G+2|G-1|G-2", "—"),
+    ("shellfish-defender", "Shellfish Defender", _W, "legends", "R+1 OR G+1", "R+1|G+1",
+     "Look at the top 4 cards of the Wilderness. Put 1 of them face down into your party AND take 1 of them "
+     "into your hand. The rest go back on top of the Wilderness in their order."),
+    ("mother-of-guardians", "Mother of Guardians", GUARDIANS, "legends", "R−2 AND/OR G−2", "R-2/G-2",
+     "At game end, if it is in a party, it adds 1 hero of the winning faction for every 2 Guardian cards in "
+     "that party (face up and face down, this card included)."),
 )
 
 CARDS: dict[str, Card] = {
@@ -300,11 +384,31 @@ for _id, _name, _fac, _mod, _mk, _code, _ab in _ROWS:
 MODULE_CARDS: dict[str, tuple[str, ...]] = {
     m: tuple(c.id for c in CARDS.values() if c.module == m and c.id != EMPEROR) for m in MODULES
 }
+#: legends §1: the cards of the module that are removed with 2 players
+NOT_2P: frozenset[str] = frozenset(
+    {"gigantic-duo", "mended-colossus", "possessed-poodle", "hard-shelled-titan"})
+#: legends §1.1: the Guardian cards
+GUARDIAN_CARDS: frozenset[str] = frozenset(MODULE_CARDS["legends"])
+_BASE = frozenset(FACTIONS)
+
+
+def deck_cards(modules: tuple[str, ...] | list[str], players: int) -> list[str]:
+    """The heroes shuffled into the Harbor at setup (legends §1: 4 cards fewer with 2 players)."""
+    return [c for m in MODULES if m in modules for c in MODULE_CARDS[m] if players > 2 or c not in NOT_2P]
 
 
 def is_of(card: str, faction: str) -> bool:
-    """Faction membership by id; the Deceased Emperor belongs to all four factions."""
-    return card == EMPEROR or CARDS[card].faction == faction
+    """Faction membership by id (legends §1.1): the Deceased Emperor belongs to the four base factions
+    (never to the Guardians), a Guardian hero to its base faction and to the Guardians."""
+    if card == EMPEROR:
+        return faction in _BASE
+    f = CARDS[card].faction
+    return f == faction or (faction == GUARDIANS and card in GUARDIAN_CARDS)
+
+
+def factions_of(modules: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    """The factions that can be named in a game of these modules (legends R1)."""
+    return (*FACTIONS, GUARDIANS) if "legends" in modules else FACTIONS
 
 
 def parse_marker_code(code: str) -> tuple[list[list[tuple[str, int]]], bool]:

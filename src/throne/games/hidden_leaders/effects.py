@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import EMPEROR, FACTIONS, is_of
+from .cards import EMPEROR, FACTIONS, GUARDIANS, factions_of, is_of
 from .state import ABILITIES, Cand, Frame, State, ability, cont, filt, op
 
 HT, IA, WF, UD = FACTIONS
@@ -33,7 +33,11 @@ def _f_marker(st: State, fr: Frame) -> list[Cand]:
 
 @filt("hero")
 def _f_hero(st: State, fr: Frame) -> list[Cand]:
+    """Heroes of the parties ``ps``; face-up ones may be filtered by faction (``fac``: a member of it,
+    ``facs``: of any of them, ``nfac``: not of it) and name (``ex``); ``only`` keeps the named cards (face
+    up or down), ``exi`` drops [seat, index] places."""
     fac = fr.get("fac")
+    facs = fr.get("facs")
     nfac = fr.get("nfac")
     ex = set(fr.get("ex", ()))
 
@@ -42,13 +46,18 @@ def _f_hero(st: State, fr: Frame) -> list[Cand]:
             return False
         if fac is not None and not is_of(c, fac):
             return False
+        if facs is not None and not any(is_of(c, f) for f in facs):
+            return False
         return not (nfac is not None and is_of(c, nfac))
 
-    plain = fac is None and nfac is None and not ex
+    plain = fac is None and facs is None and nfac is None and not ex
     cands = st.heroes(fr["ps"], fr.get("up"), None if plain else pred)
     exi = fr.get("exi")
     if exi:
         cands = [c for c in cands if list(c[1]) not in exi]
+    only = fr.get("only")
+    if only is not None:
+        cands = [c for c in cands if st.parties[c[1][0]][c[1][1]][0] in only]
     if fr.get("asif") and st.chain:
         cands = [c for c in cands if st.parties[c[1][0]][c[1][1]][0] not in st.chain]
     return cands
@@ -58,10 +67,11 @@ def _f_hero(st: State, fr: Frame) -> list[Cand]:
 def _f_tavern(st: State, fr: Frame) -> list[Cand]:
     fac = fr.get("fac")
     ex = st.chain if fr.get("asif") else ()
+    only = fr.get("only")
     return [
         (f"tavern {c}", i)
         for i, c in enumerate(st.tavern)
-        if c is not None and (fac is None or is_of(c, fac)) and c not in ex
+        if c is not None and (fac is None or is_of(c, fac)) and c not in ex and (only is None or c in only)
     ]
 
 
@@ -70,10 +80,12 @@ def _f_hand(st: State, fr: Frame) -> list[Cand]:
     fac = fr.get("fac")
     nfac = fr.get("nfac")
     prefix = fr.get("prefix", "hand")
+    only = fr.get("only")
     return [
         (f"{prefix} {c}", c)
         for c in st.hands[fr["seat"]]
         if (fac is None or is_of(c, fac)) and (nfac is None or not is_of(c, nfac))
+        and (only is None or c in only)
     ]
 
 
@@ -92,14 +104,15 @@ def _f_seat(st: State, fr: Frame) -> list[Cand]:
 
 @filt("faction")
 def _f_faction(st: State, fr: Frame) -> list[Cand]:
-    return [(f"faction {f}", f) for f in FACTIONS]
+    return [(f"faction {f}", f) for f in factions_of(st.modules)]
 
 
 @filt("pick")
 def _f_pick(st: State, fr: Frame) -> list[Cand]:
     cards = st.graveyard if fr.get("src") == "grave" else fr.get("hid", fr.get("pub", ()))
     ex = st.chain if fr.get("asif") and "hid" not in fr else ()
-    return [(f"pick {c}", c) for c in dict.fromkeys(cards) if c not in ex]
+    fac = fr.get("fac")
+    return [(f"pick {c}", c) for c in dict.fromkeys(cards) if c not in ex and (fac is None or is_of(c, fac))]
 
 
 @filt("fixed")
@@ -127,7 +140,8 @@ def _c_marker(st: State, fr: Frame, v: Any) -> None:
 
 @cont("bury")
 def _c_bury(st: State, fr: Frame, v: Any) -> None:
-    st.bury(*v)
+    if v is not None:  # None: a declined "you may" (Gigantic Duo)
+        st.bury(v[0], v[1], fr["seat"])
 
 
 @cont("asif")
@@ -262,7 +276,7 @@ def _gorgon(st: State, me: int, card: str) -> None:
 @cont("gorgon")
 def _c_gorgon(st: State, fr: Frame, p: int) -> None:
     ups = [i for i, (_, u) in enumerate(st.parties[p]) if u]
-    st.bury(p, st.rng().choice(ups))
+    st.bury(p, st.rng("bury").choice(ups), fr["seat"])
 
 
 # ====================================================================== hand to party face down
@@ -338,7 +352,7 @@ def _c_assassin_flip(st: State, fr: Frame, v: Any) -> None:
     p, i = v
     st.turn_over(p, i)
     if is_of(st.parties[p][i][0], fr["named"]):
-        st.bury(p, i)
+        st.bury(p, i, fr["seat"])
 
 
 @ability("half-sliced-ghoul")
@@ -421,7 +435,7 @@ def _c_slayer(st: State, fr: Frame, slot: int) -> None:
 @cont("impaler")
 def _c_impaler(st: State, fr: Frame, slot: int) -> None:
     c = take_copied(st, slot)
-    st.later("impaler-end", held=c, slot=slot)
+    st.later("impaler-end", held=c, slot=slot, me=fr["seat"])
     st.resolve(fr["seat"], c, asif=True)
 
 
@@ -434,7 +448,7 @@ def _op_slayer_end(st: State, fr: Frame) -> None:
 
 @op("impaler-end")
 def _op_impaler_end(st: State, fr: Frame) -> None:
-    st.graveyard.insert(0, fr["held"])
+    st.to_graveyard(fr["held"], fr.get("me", st.turn))
 
 
 # ====================================================================== markers computed by the ability
@@ -527,7 +541,9 @@ def _polar(st: State, me: int, card: str) -> None:
 @ability("well-shaved-wizard")
 def _shaved(st: State, me: int, card: str) -> None:
     ups = [c for c, u in st.parties[me] if u]
-    x = 3 if EMPEROR in ups else sum(1 for f in (HT, WF, UD) if any(is_of(c, f) for c in ups))
+    # X = distinct non-Imperial factions among the members of the face-up cards (legends R14): the Emperor
+    # brings its 3 non-Imperial base factions, a Guardian card the Guardians.
+    x = sum(1 for f in (HT, WF, UD, GUARDIANS) if any(is_of(c, f) for c in ups))
     st.marker(me, card, [[("R", x)], [("G", -x)]], True)
 
 
@@ -678,7 +694,7 @@ def _take_random(st: State, me: int, card: str) -> None:
 def _c_take_random(st: State, fr: Frame, p: int) -> None:
     me = fr["seat"]
     hand = st.hands[p]
-    c = hand.pop(st.rng().randrange(len(hand)))
+    c = hand.pop(st.rng("take").randrange(len(hand)))
     if fr["down"]:
         st.parties[me].append((c, False))
         st.moved(c, f"h{p}", f"d{me}", (me, p))
@@ -909,7 +925,7 @@ def _c_mummy(st: State, fr: Frame, v: Any) -> None:
     me, (_, i) = fr["seat"], v
     top = st.graveyard.pop(0)
     before = len(st.parties[me])
-    st.bury(me, i)
+    st.bury(me, i, me)
     if len(st.parties[me]) < before:
         st.parties[me].insert(i, (top, True))
     else:
@@ -1057,3 +1073,6 @@ def _c_carto_swap(st: State, fr: Frame, v: Any) -> None:
     st.parties[me][j] = (theirs, False)
     st.moved(mine, f"d{me}", f"d{p}", (me, p))
     st.moved(theirs, f"d{p}", f"d{me}", (me, p))
+
+
+from . import legends as _legends  # noqa: E402,F401  (registers the abilities of the legends module)

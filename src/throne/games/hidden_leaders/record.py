@@ -1,9 +1,14 @@
-"""Game records (rule book §7.3): a seed plus the move list."""
+"""Game records (rule book §7.3): a seed, its generator version and the move list.
+
+``"rng": 2`` records deal from the keyed generator (``throne.games.randomness``); records without ``"rng"``
+were dealt by the legacy generator and replay through it.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from ..randomness import LEGACY_RNG
 from .state import IllegalMoveError, State
 
 
@@ -16,11 +21,14 @@ def record(st: State) -> dict[str, Any]:
 
     result = None
     if st.phase == "over":
-        result = {"faction": scoring.winning_faction(st.red, st.green), "winner": scoring.winner(st)}
-    return {
+        result = {"faction": scoring.result_faction(st), "winner": scoring.winner(st)}
+    rec: dict[str, Any] = {
         "game": "hidden-leaders", "players": st.players, "variant": st.variant, "modules": list(st.modules),
         "seed": st.seed, "moves": [[s, m] for s, m in st.history], "result": result,
     }
+    if st.rng_version != LEGACY_RNG:  # legacy records keep their old shape (no "rng" means legacy)
+        rec["rng"] = st.rng_version
+    return rec
 
 
 def record_to_state(rec: dict[str, Any]) -> State:
@@ -31,7 +39,7 @@ def record_to_state(rec: dict[str, Any]) -> State:
         raise RecordError("not a Hidden Leaders record ('game' must be 'hidden-leaders')")
     try:
         st = new_game(players=rec["players"], seed=rec["seed"], variant=rec.get("variant", "full"),
-                      modules=tuple(rec.get("modules", ("core",))))
+                      modules=tuple(rec.get("modules", ("core",))), rng=rec.get("rng", LEGACY_RNG))
     except KeyError as exc:
         raise RecordError(f"the record lacks the field {exc.args[0]!r}") from exc
     except ValueError as exc:

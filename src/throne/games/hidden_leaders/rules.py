@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
-import random
 from itertools import combinations
-from typing import Any
+from typing import Any, Protocol
 
+from .. import legacy_rng
+from ..randomness import LEGACY_RNG, RNG_VERSION, Seed, check_seed, check_version, keyed, new_secret
 from . import effects as _effects  # noqa: F401  (registers the abilities)
-from .cards import CARDS, EMPEROR, LEADERS, MODULE_CARDS, MODULES, THRESHOLDS
+from .cards import (
+    BASE_LEADERS,
+    CARDS,
+    EMPEROR,
+    FACTIONS,
+    GUARDIAN_LEADERS,
+    GUARDIANS,
+    LEADER_POOL,
+    MODULES,
+    THRESHOLDS,
+    deck_cards,
+)
+from .fate import FATE_KINDS
 from .state import CONT, FILTERS, OPS, Cand, IllegalMoveError, State
 
 PROMPTS: dict[str, str] = {
@@ -25,12 +38,16 @@ PROMPTS: dict[str, str] = {
     "extra-play": "You may play 1 more non-Imperial card",
     "pile": "Choose the pile to draw 2 cards from",
     "mode": "Turn a face-down hero face up, or look at one",
+    "fate": "Choose 1 of your 2 Fate cards",
 }
 
 
-def new_game(players: int = 4, seed: int | None = None, variant: str = "full",
-             modules: tuple[str, ...] | list[str] = ("core",)) -> State:
-    """Deal a new game (§2). The deal is a pure function of the seed."""
+def new_game(players: int = 4, seed: Seed | None = None, variant: str = "full",
+             modules: tuple[str, ...] | list[str] = ("core",), rng: int = RNG_VERSION) -> State:
+    """Deal a new game (§2): a pure function of the seed and the generator version ``rng``.
+
+    ``seed`` None deals from a fresh 128-bit secret. ``rng=LEGACY_RNG`` replays games dealt before version 2.
+    """
     if not isinstance(players, int) or not 2 <= players <= 6:
         raise ValueError(f"Hidden Leaders is played by 2 to 6 players, not {players!r}")
     if variant not in THRESHOLDS:
@@ -41,17 +58,23 @@ def new_game(players: int = 4, seed: int | None = None, variant: str = "full",
     bad = [m for m in mods if m not in MODULES]
     if bad or len(set(mods)) != len(mods):
         raise ValueError(f"bad module list {list(mods)!r}: choose among {list(MODULES)} without repeats")
+    check_version(rng)
     if seed is None:
-        seed = random.randrange(2**32)
-    rng = random.Random(seed)
+        seed = new_secret()
+    check_seed(seed)
     st = State()
-    st.players, st.variant, st.seed = players, variant, seed
+    st.players, st.variant, st.seed, st.rng_version = players, variant, seed, rng
     st.modules = tuple(m for m in MODULES if m in mods)
-    leaders = list(LEADERS)
-    rng.shuffle(leaders)
-    st.leaders = leaders[:players]
-    deck = [c for m in st.modules for c in MODULE_CARDS[m]]
-    rng.shuffle(deck)
+    if "legends" in st.modules:
+        st.guardian = 1
+    deck = deck_cards(st.modules, players)
+    if rng == LEGACY_RNG:
+        st.leaders, deck = _legacy_deal(seed, players, st.modules, deck)
+        st.first = 0
+    else:
+        st.leaders = deal_leaders(st)
+        keyed(seed, "hidden-leaders/deck").shuffle(deck)
+        st.first = keyed(seed, "hidden-leaders/first").randbelow(players)
     st.graveyard = [EMPEROR]
     st.tavern = [deck.pop(0) for _ in range(3)]
     st.hands = [[deck.pop(0) for _ in range(5)] for _ in range(players)]
@@ -60,7 +83,44 @@ def new_game(players: int = 4, seed: int | None = None, variant: str = "full",
     st.known = [{} for _ in range(players)]
     st.phase = "setup"
     st.setup_seat = 0
+    st.turn = st.first
     return st
+
+
+class Shuffler(Protocol):
+    def shuffle(self, x: list[str]) -> None: ...
+
+
+def deal_leaders(st: State) -> list[str]:
+    """One leader per seat (the generator of purpose ``"leaders"``)."""
+    return pool_leaders(keyed(st.seed, "hidden-leaders/leaders"), st.players, st.modules)
+
+
+def pool_leaders(gen: Shuffler, players: int, modules: tuple[str, ...]) -> list[str]:
+    """The shuffled base leaders; with ``legends`` the secret leader pool of legends §2.2 (a base and b
+    Guardian leaders at random, shuffled together). The first ``players`` are dealt."""
+    if "legends" not in modules:
+        leaders = list(BASE_LEADERS)
+        gen.shuffle(leaders)
+        return leaders[:players]
+    a, b = LEADER_POOL[players]
+    base, guard = list(BASE_LEADERS), list(GUARDIAN_LEADERS)
+    gen.shuffle(base)
+    gen.shuffle(guard)
+    pool = base[:a] + guard[:b]
+    gen.shuffle(pool)
+    return pool[:players]
+
+
+def _legacy_deal(seed: Seed, players: int, modules: tuple[str, ...],
+                 deck: list[str]) -> tuple[list[str], list[str]]:
+    """Generator version 1: ``random.Random(seed)`` shuffles the leaders, then the deck."""
+    if not isinstance(seed, int):
+        raise ValueError(f"the legacy generator takes an integer seed, not {seed!r}")
+    gen = legacy_rng.dealer(seed)
+    leaders = pool_leaders(gen, players, modules)
+    gen.shuffle(deck)
+    return leaders, deck
 
 
 # ---------------------------------------------------------------------------------------------- decisions
@@ -152,7 +212,9 @@ def explain(st: State, move: str) -> str:
     words = move.split()
     if not words:
         return f"empty move; {who}"
-    unknown = [w for w in words if "-" in w and w not in CARDS and ":" not in w and w[0] not in "RG"]
+    names = (*FACTIONS, GUARDIANS, *FATE_KINDS)
+    unknown = [w for w in words if "-" in w and w not in CARDS and ":" not in w and w[0] not in "RG"
+               and w not in names]
     if unknown:
         return f"{move!r}: unknown card id {unknown[0]!r}; {who}"
     if kind in ("action", "setup", "discard", "extra-play", "pick-hand"):
@@ -220,7 +282,7 @@ def public_form(st: State, kind: str, move: str) -> str:
         return f"discard {n} card{'s' if n > 1 else ''}"
     if kind == "discard":
         return "discard 1 card"
-    if st.phase == "resolve" and st.stack[-1].get("secret"):
+    if st.phase == "resolve" and st.stack[-1].get("secret") and move != "skip":
         return move.split()[0] + " card"
     return move
 
@@ -237,7 +299,7 @@ def _setup(st: State, seat: int, value: tuple[str, str]) -> None:
         st.setup_seat = seat + 1
     else:
         st.phase = "action"
-        st.turn = 0
+        st.turn = st.first
 
 
 def _action(st: State, seat: int, move: str, value: Any) -> None:
@@ -331,5 +393,9 @@ def _end_turn(st: State) -> None:
             if c is None:
                 break
             st.tavern[i] = c
-    st.turn = (st.turn + 1) % st.players
+    nxt = (st.turn + 1) % st.players
+    while nxt in st.skips:  # a skipped turn (legends §5.3): no action, no draw, no refill
+        st.skips.remove(nxt)
+        nxt = (nxt + 1) % st.players
+    st.turn = nxt
     st.phase = "action"

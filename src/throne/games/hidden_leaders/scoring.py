@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import EMPEROR, LEADERS, is_of
+from .cards import EMPEROR, GUARDIAN_CARDS, GUARDIAN_LEADERS, GUARDIANS, LEADERS, MOTHER, is_of
 from .state import State
 
 #: Queens that count as 2 heroes of the winning faction in the party of one of these leaders.
@@ -16,7 +16,11 @@ QUEEN_LEADERS: dict[str, tuple[str, ...]] = {
 BEST_FRIEND = "emperors-best-friend"
 
 
-def winning_faction(red: int, green: int) -> str:
+def winning_faction(red: int, green: int, guardian: int | None = None, guardian_seated: bool = False) -> str:
+    """The winning faction (§5.1; legends §3.1: the Guardians first, when a Guardian leader is seated and
+    the Guardian marker is strictly ahead of both R and G)."""
+    if guardian_seated and guardian is not None and guardian > red and guardian > green:
+        return GUARDIANS
     if red >= 9 and green >= 9:
         return "undead"
     if abs(red - green) <= 1:
@@ -26,8 +30,25 @@ def winning_faction(red: int, green: int) -> str:
     return "hill-tribes"
 
 
+def guardian_seated(st: State) -> bool:
+    """Whether any seat holds a Guardian leader (secret: only omniscient code may ask)."""
+    return any(x in GUARDIAN_LEADERS for x in st.leaders)
+
+
+def result_faction(st: State) -> str:
+    """The faction that wins if the game ends now (omniscient: it knows whether a Guardian leader sits)."""
+    return winning_faction(st.red, st.green, st.guardian, guardian_seated(st))
+
+
+def public_faction(st: State) -> dict[str, str | bool]:
+    """The live winning faction in a form that does not depend on the seated leaders (legends §3.3, R23):
+    ``faction`` from the base order and ``guardians_if_seated`` when the Guardian marker is ahead."""
+    ahead = st.guardian is not None and st.guardian > st.red and st.guardian > st.green
+    return {"faction": winning_faction(st.red, st.green), "guardians_if_seated": ahead}
+
+
 def faction_heroes(st: State, seat: int, faction: str) -> tuple[int, int]:
-    """(heroes counted for ``faction`` in the party, of which bonus from the Queens & Friend)."""
+    """(heroes counted for ``faction`` in the party, of which bonus from the Queens & Friend and Mother)."""
     party = [c for c, _ in st.parties[seat]]
     leader = st.leaders[seat]
     total = bonus = 0
@@ -37,6 +58,10 @@ def faction_heroes(st: State, seat: int, faction: str) -> tuple[int, int]:
         n = 2 if doubled else base
         total += n
         bonus += n - base
+    if MOTHER in party:  # legends §3.2: ⌊G/2⌋, G = Guardian cards in the party, Mother included
+        extra = sum(1 for c in party if c in GUARDIAN_CARDS) // 2
+        total += extra
+        bonus += extra
     return total, bonus
 
 
@@ -45,7 +70,7 @@ def scores(st: State) -> list[dict[str, Any]]:
 
     Before the game is over it scores the position as if the game ended now.
     """
-    fac = winning_faction(st.red, st.green)
+    fac = result_faction(st)
     rows: list[dict[str, Any]] = []
     for p in range(st.players):
         lead = st.leaders[p]

@@ -17,7 +17,10 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from .cards import CARDS, KEEPER, MARKER_OPTIONS, is_of
+from .. import legacy_rng
+from ..api import Outcome
+from ..randomness import LEGACY_RNG, RNG_VERSION, KeyedRandom, Seed, keyed
+from .cards import CARDS, GUARDIAN_CARDS, KEEPER, MARKER_OPTIONS, is_of
 
 CARD_NO: dict[str, int] = {c: i for i, c in enumerate(CARDS)}
 
@@ -82,8 +85,11 @@ class State:
         "_cache",
         "asif",
         "chain",
+        "draws",
+        "first",
         "graveyard",
         "green",
+        "guardian",
         "hands",
         "harbor",
         "history",
@@ -95,8 +101,10 @@ class State:
         "phase",
         "players",
         "red",
+        "rng_version",
         "seed",
         "setup_seat",
+        "skips",
         "stack",
         "tavern",
         "track",
@@ -109,9 +117,19 @@ class State:
         self.players = 0
         self.variant = "full"
         self.modules: tuple[str, ...] = ("core",)
-        self.seed = 0
+        self.seed: Seed = 0
+        #: the generator version (randomness.RNG_VERSION, or LEGACY_RNG for games dealt before it)
+        self.rng_version = RNG_VERSION
+        #: how many random outcomes were drawn so far (each draw has its own keyed stream)
+        self.draws = 0
+        #: the seat that plays the first turn (random from the seed; always 0 with the legacy generator)
+        self.first = 0
         self.red = 4
         self.green = 4
+        #: the Guardian marker (legends §2.3); None when the module is off
+        self.guardian: int | None = None
+        #: seats that skip their next turn (Possessed Poodle, legends §5.3)
+        self.skips: list[int] = []
         self.leaders: list[str] = []
         self.hands: list[list[str]] = []
         self.parties: list[list[tuple[str, bool]]] = []
@@ -142,7 +160,9 @@ class State:
         s = State.__new__(State)
         s.track = self.track if track is None else (track and self.track)
         s.players, s.variant, s.modules, s.seed = self.players, self.variant, self.modules, self.seed
+        s.rng_version, s.draws, s.first = self.rng_version, self.draws, self.first
         s.red, s.green, s.turn, s.phase = self.red, self.green, self.turn, self.phase
+        s.guardian, s.skips = self.guardian, self.skips[:]
         s.setup_seat = self.setup_seat
         s.leaders = self.leaders[:]
         s.hands = [h[:] for h in self.hands]
@@ -161,18 +181,26 @@ class State:
         return s
 
     # ------------------------------------------------------------------ randomness
-    def rng(self) -> random.Random:
-        """The generator for the next random outcome: a function of the seed and the position.
+    def rng(self, purpose: str) -> KeyedRandom | random.Random:
+        """The generator of the next random outcome, for ``purpose`` (e.g. ``"harbor"``, ``"fate"``).
 
-        Deriving it from the state (instead of carrying a generator) keeps the JSON state small and exact.
+        Each call draws a fresh stream keyed by the game seed, the purpose and the number of earlier draws, so
+        the JSON state stays small and exact and no outcome tells anything about another. Games dealt with
+        the legacy generator keep their old, position-derived streams (see ``legacy_rng``).
         """
-        key = hash((
+        if self.rng_version == LEGACY_RNG:
+            return legacy_rng.position_generator(self._legacy_key())
+        n = self.draws
+        self.draws = n + 1
+        return keyed(self.seed, f"hidden-leaders/{purpose}/{n}")
+
+    def _legacy_key(self) -> tuple[int | tuple, ...]:
+        return (
             int(self.seed), len(self.stack), self.red, self.green, self.turn, len(self.harbor),
             len(self.wilderness), len(self.graveyard), tuple(len(p) for p in self.parties),
             tuple(len(h) for h in self.hands), CARD_NO.get(self.wilderness[0], 0) if self.wilderness else -1,
             CARD_NO.get(self.graveyard[0], 0) if self.graveyard else -1,
-        ))
-        return random.Random(key)
+        )
 
     # ------------------------------------------------------------------ markers
     def leading(self) -> str | None:
@@ -195,6 +223,11 @@ class State:
                 self.red = min(12, max(1, self.red + d))
             else:
                 self.green = min(12, max(1, self.green + d))
+
+    def move_guardian(self, d: int) -> None:
+        """Move the Guardian marker (legends §2.3), clamped to 1..12; nothing without the module."""
+        if self.guardian is not None:
+            self.guardian = min(12, max(1, self.guardian + d))
 
     def marker(self, me: int, card: str | None, options: list[list[tuple[str, int]]], choice: bool,
                chooser: int | None = None) -> None:
@@ -235,6 +268,8 @@ class State:
         cannot choose a card of the resolution chain (rule book §4, ruling).
         """
         self.chain.append(card)
+        if card in GUARDIAN_CARDS:  # +2 once the card, and every Fate it caused, has resolved (legends §2.3)
+            self.stack.append({"op": "guardian-up"})
         self.stack.append({"op": "chain-pop"})
         if card in ABILITIES:
             fr: Frame = {"op": "ability", "me": me, "card": card}
@@ -302,7 +337,7 @@ class State:
                 return None
             cards = self.wilderness
             self.wilderness = []
-            self.rng().shuffle(cards)
+            self.rng("harbor").shuffle(cards)
             self.harbor = cards
             self.blur_all("w")
         return self.harbor.pop(0)
@@ -333,16 +368,23 @@ class State:
     def others(self, me: int) -> list[int]:
         return [p for p in range(self.players) if p != me]
 
-    def bury(self, p: int, idx: int) -> None:
-        """Bury a party hero (Keeper of Discord may turn a face-up one face down instead)."""
+    def bury(self, p: int, idx: int, by: int) -> None:
+        """Bury a party hero for the burying seat ``by`` (Keeper of Discord may turn a face-up one face down
+        instead). A buried Guardian card makes ``by`` resolve a Fate (legends §2.4)."""
         card, up = self.parties[p][idx]
         if up and card != KEEPER and any(c == KEEPER and u for c, u in self.parties[p]):
             self.parties[p][idx] = (card, False)
             self.moved(card, None, f"d{p}", None)
             return
         del self.parties[p][idx]
-        self.graveyard.insert(0, card)
+        self.to_graveyard(card, by)
         self.moved(card, None if up else f"d{p}", None, None)
+
+    def to_graveyard(self, card: str, by: int) -> None:
+        """Put ``card`` face up on top of the Graveyard (a bury); a Guardian card triggers a Fate."""
+        self.graveyard.insert(0, card)
+        if card in GUARDIAN_CARDS:
+            _fate.push_fate(self, by, card)
 
     def turn_over(self, p: int, idx: int) -> None:
         card, up = self.parties[p][idx]
@@ -371,8 +413,11 @@ class State:
         return self.phase == "over"
 
     @property
-    def markers(self) -> tuple[int, int]:
-        return (self.red, self.green)
+    def markers(self) -> tuple[int, ...]:
+        """(red, green), or (red, green, guardian) with the ``legends`` module."""
+        if self.guardian is None:
+            return (self.red, self.green)
+        return (self.red, self.green, self.guardian)
 
     @property
     def to_play(self) -> int | None:
@@ -388,22 +433,38 @@ class State:
         """Apply one move; raises IllegalMoveError (and changes nothing) when it is not legal."""
         _rules.play(self, move)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """What `seat` may know (None: a spectator); everything once the game is over."""
         return _view.view(self, seat)
 
-    def determinize(self, seat: int, rng: random.Random) -> State:
+    def determinize(self, seat: int, rng: random.Random | KeyedRandom) -> State:
         return _view.determinize(self, seat, rng)
+
+    def blind(self, seat: int) -> State:
+        """What ``seat`` knows, as a searchable state: see ``view.blind``."""
+        return _view.blind(self, seat)
 
     def to_json(self) -> dict[str, Any]:
         return _view.to_json(self)
 
     @property
     def winning_faction(self) -> str | None:
-        return _scoring.winning_faction(self.red, self.green) if self.phase == "over" else None
+        return _scoring.result_faction(self) if self.phase == "over" else None
 
     @property
     def winner(self) -> int | None:
         return _scoring.winner(self)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """The winning seat and faction once the game is over (no winner: every score 0)."""
+        if self.phase != "over":
+            return None
+        faction = self.winning_faction
+        winner = self.winner
+        if winner is None:
+            return Outcome((), faction, (0.0,) * self.players, {"faction": faction})
+        return Outcome.single(winner, self.players, faction, faction=faction)
 
     def scores(self) -> list[dict[str, Any]]:
         return _scoring.scores(self)
@@ -412,10 +473,12 @@ class State:
         return _record.record(self)
 
     def __repr__(self) -> str:
+        gm = "" if self.guardian is None else f"/guardian{self.guardian}"
         return (f"<hidden-leaders players={self.players} turn={self.turn} phase={self.phase} "
-                f"markers=R{self.red}/G{self.green}>")
+                f"markers=R{self.red}/G{self.green}{gm}>")
 
 
+from . import fate as _fate  # noqa: E402
 from . import record as _record  # noqa: E402
 from . import rules as _rules  # noqa: E402
 from . import scoring as _scoring  # noqa: E402

@@ -5,8 +5,23 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .cards import CARDS, EMPEROR, LEADERS, MODULE_CARDS, MODULES, THRESHOLDS, is_of
+from ..randomness import LEGACY_RNG, RNG_VERSION, KeyedRandom, SeedError, check_seed, check_version
+from .cards import (
+    BASE_LEADERS,
+    CARDS,
+    EMPEROR,
+    GUARDIAN_LEADERS,
+    LEADER_POOL,
+    LEADERS,
+    MODULES,
+    THRESHOLDS,
+    deck_cards,
+    is_of,
+)
+from .fate import FATE_KINDS, draw_fates, fate_view, is_fate
 from .state import State
+
+Rng = random.Random | KeyedRandom
 
 
 class StateError(ValueError):
@@ -22,6 +37,8 @@ def _where(zone: str) -> str:
 def _pending(st: State) -> tuple[list[str], int | None]:
     """Cards held by the resolution (drawn, looked at, taken) and the only seat that sees them (None: all)."""
     for fr in reversed(st.stack):
+        if is_fate(fr):
+            continue
         if "hid" in fr:
             return list(fr["hid"]), fr["seat"]
         if "pub" in fr:
@@ -29,10 +46,17 @@ def _pending(st: State) -> tuple[list[str], int | None]:
     return [], None
 
 
+def _markers(st: State) -> dict[str, int]:
+    m = {"red": st.red, "green": st.green}
+    if st.guardian is not None:
+        m["guardian"] = st.guardian
+    return m
+
+
 def to_json(st: State) -> dict[str, Any]:
     d: dict[str, Any] = {
         "game": "hidden-leaders", "players": st.players, "variant": st.variant, "modules": list(st.modules),
-        "markers": {"red": st.red, "green": st.green},
+        "markers": _markers(st),
         "leaders": list(st.leaders),
         "hands": [list(h) for h in st.hands],
         "parties": [[{"card": c, "up": u} for c, u in p] for p in st.parties],
@@ -43,6 +67,10 @@ def to_json(st: State) -> dict[str, Any]:
         "history": [[s, m] for s, m in st.history],
         "last": list(st.last) if st.last else None,
     }
+    if st.guardian is not None:
+        d["skips"] = list(st.skips)
+    if st.rng_version != LEGACY_RNG:  # legacy states keep their old shape exactly
+        d.update(rng=st.rng_version, draws=st.draws, first=st.first)
     if st.phase == "resolve":
         d["stack"] = [dict(fr) for fr in st.stack]
         d["chain"] = list(st.chain)
@@ -65,14 +93,26 @@ def from_json(data: dict[str, Any]) -> State:
         if st.variant not in THRESHOLDS:
             raise _fail(f"unknown variant {st.variant!r}")
         st.modules = tuple(data["modules"])
-        if "core" not in st.modules or any(m not in MODULES for m in st.modules):
+        if "core" not in st.modules or any(m not in MODULES for m in st.modules) or list(st.modules) != [
+                m for m in MODULES if m in st.modules]:
             raise _fail(f"bad modules {list(st.modules)!r}")
+        legends = "legends" in st.modules
         st.red, st.green = int(data["markers"]["red"]), int(data["markers"]["green"])
         if not (1 <= st.red <= 12 and 1 <= st.green <= 12):
             raise _fail("markers must be on spaces 1..12")
+        if legends:
+            st.guardian = int(data["markers"]["guardian"])
+            if not 1 <= st.guardian <= 12:
+                raise _fail("markers must be on spaces 1..12")
+            st.skips = sorted({int(p) for p in data.get("skips", [])})
+            if any(not 0 <= p < st.players for p in st.skips):
+                raise _fail(f"bad skips {st.skips!r}")
+        elif "guardian" in data["markers"] or data.get("skips"):
+            raise _fail("the Guardian marker and skipped turns need the 'legends' module")
         st.leaders = list(data["leaders"])
         if len(st.leaders) != st.players or len(set(st.leaders)) != st.players or any(
-                x not in LEADERS for x in st.leaders):
+                x not in LEADERS for x in st.leaders) or not _leaders_possible(st.leaders, st.players,
+                                                                               legends):
             raise _fail(f"bad leaders {st.leaders!r}")
         st.hands = [list(h) for h in data["hands"]]
         st.parties = [[(e["card"], bool(e["up"])) for e in p] for p in data["parties"]]
@@ -83,8 +123,18 @@ def from_json(data: dict[str, Any]) -> State:
         st.turn = int(data["turn"])
         st.phase = data["phase"]
         st.seed = data["seed"]
-        if not isinstance(st.seed, int) or isinstance(st.seed, bool):
-            raise _fail(f"seed must be an integer, not {st.seed!r}")
+        st.rng_version = data.get("rng", LEGACY_RNG)
+        try:
+            check_version(st.rng_version)
+            check_seed(st.seed)
+        except SeedError as exc:
+            raise _fail(f"bad seed or generator: {exc}") from None
+        if st.rng_version == LEGACY_RNG and not isinstance(st.seed, int):
+            raise _fail(f"a legacy-generator state needs an integer seed, not {st.seed!r}")
+        st.draws = data.get("draws", 0)
+        st.first = data.get("first", 0)
+        if not isinstance(st.draws, int) or isinstance(st.draws, bool) or st.draws < 0:
+            raise _fail(f"draws must be a non-negative integer, not {st.draws!r}")
         st.known = [dict(k) for k in data.get("known") or [{} for _ in range(st.players)]]
         st.history = [(int(s), str(m)) for s, m in data.get("history", [])]
         last = data.get("last")
@@ -101,21 +151,35 @@ def from_json(data: dict[str, Any]) -> State:
         raise _fail(f"unknown phase {st.phase!r}")
     if not 0 <= st.turn < st.players:
         raise _fail(f"turn {st.turn} out of range")
+    if not isinstance(st.first, int) or isinstance(st.first, bool) or not 0 <= st.first < st.players:
+        raise _fail(f"first {st.first!r} out of range")
     if st.phase == "resolve" and not st.stack:
         raise _fail("phase 'resolve' needs a non-empty 'stack'")
     cards = [c for h in st.hands for c in h] + [c for p in st.parties for c, _ in p]
     cards += [c for c in st.tavern if c is not None] + st.harbor + st.wilderness + st.graveyard
     cards += _pending(st)[0] if st.phase == "resolve" else []
     cards += [fr["held"] for fr in st.stack if "held" in fr]
-    expected = sorted([EMPEROR, *(c for m in st.modules for c in MODULE_CARDS[m])])
+    expected = sorted([EMPEROR, *deck_cards(st.modules, st.players)])
     if sorted(cards) != expected:
         extra = sorted(set(cards) - set(expected)) or sorted(c for c in set(cards) if cards.count(c) > 1)
         missing = sorted(set(expected) - set(cards))
         raise _fail(f"the cards do not match the modules (unexpected/duplicated {extra[:3]}, "
                     f"missing {missing[:3]})")
+    for fr in st.stack:
+        if is_fate(fr) and (len(fr.get("hid", ())) != 2 or any(k not in FATE_KINDS for k in fr["hid"])):
+            raise _fail(f"a pending Fate holds 2 Fate kinds, not {fr.get('hid')!r}")
     if st.phase == "setup":
         st.setup_seat = next((p for p in range(st.players) if not st.parties[p]), 0)
     return st
+
+
+def _leaders_possible(leaders: list[str], players: int, legends: bool) -> bool:
+    """Whether the deal could give these leaders (legends §2.2: a pool of a base and b Guardian leaders)."""
+    guard = sum(1 for x in leaders if x in GUARDIAN_LEADERS)
+    if not legends:
+        return guard == 0
+    a, b = LEADER_POOL[players]
+    return guard <= b and players - guard <= a
 
 
 def view(st: State, seat: int | None) -> dict[str, Any]:
@@ -132,7 +196,7 @@ def view(st: State, seat: int | None) -> dict[str, Any]:
         "game": "hidden-leaders", "players": st.players, "variant": st.variant, "modules": list(st.modules),
         "threshold": THRESHOLDS[st.variant][st.players],
         "seat": seat,
-        "markers": {"red": st.red, "green": st.green},
+        "markers": _markers(st),
         "leaders": [x if (over or p == seat) else None for p, x in enumerate(st.leaders)],
         "hands": [list(h) if (over or p == seat) else {"count": len(h)} for p, h in enumerate(st.hands)],
         "parties": [
@@ -149,6 +213,12 @@ def view(st: State, seat: int | None) -> dict[str, Any]:
         "known": [],
         "last_move": {"seat": st.last[0], "move": st.last[1]} if st.last else None,
     }
+    if st.guardian is not None:
+        a, b = LEADER_POOL[st.players]
+        d["skips"] = list(st.skips)
+        d["leader_pool"] = {"base": a, "guardians": b}  # the sizes are public, the leaders are not
+        d["fate"] = fate_view(st, None if over else seat)
+        d["live_faction"] = scoring.public_faction(st)
     if seat is not None:
         known = []
         for c, z in sorted(st.known[seat].items()):
@@ -163,7 +233,7 @@ def view(st: State, seat: int | None) -> dict[str, Any]:
         d["decision"] = None
         d["legal_moves"] = []
         d["scores"] = scoring.scores(st)
-        d["winning_faction"] = scoring.winning_faction(st.red, st.green)
+        d["winning_faction"] = scoring.result_faction(st)
         d["winner"] = scoring.winner(st)
     else:
         who, kind, card, _, _ = rules.decision(st)
@@ -181,7 +251,7 @@ def _prompt(kind: str, card: str | None) -> str:
 
 
 def _keep_pending_answerable(st: State, seat: int, slots: list[tuple[str, int, int]], new: list[str],
-                             rng: random.Random) -> None:
+                             rng: Rng | _Sorted) -> None:
     """Underwater Artist: a pending "give me a card of faction F" decision of another seat is public proof
     that this seat holds such a card, so the deal must give it one."""
     top = st.stack[-1] if st.stack else None
@@ -198,17 +268,47 @@ def _keep_pending_answerable(st: State, seat: int, slots: list[tuple[str, int, i
     new[a], new[b] = new[b], new[a]
 
 
-def determinize(st: State, seat: int, rng: random.Random) -> State:
+class _Sorted:
+    """A stand-in generator that never permutes, so ``_redeal`` deals every unknown card in sorted order."""
+
+    @staticmethod
+    def shuffle(x: list[str]) -> None:
+        return None
+
+    @staticmethod
+    def choice(seq: list[int]) -> int:
+        return seq[0]
+
+
+def determinize(st: State, seat: int, rng: Rng) -> State:
     """A full state consistent with everything ``seat`` knows; every unknown card is dealt at random.
 
-    Two states that ``seat`` cannot tell apart give the same world for the same ``rng`` state.
+    Two states that ``seat`` cannot tell apart give the same world for the same ``rng`` state. The world's
+    own seed comes from ``rng`` too: its later random outcomes are imagined, never the real game's.
     """
+    world_seed = rng.randrange(2**32)
+    s = _redeal(st, seat, rng)
+    s.seed = world_seed
+    return s
+
+
+def blind(st: State, seat: int) -> State:
+    """The canonical world of ``seat``: every card it cannot see dealt in sorted order, the other leaders
+    sorted, no history, and a seed unrelated to the game's.
+
+    It is a pure function of what ``seat`` knows (two states it cannot tell apart give equal blind states),
+    so it is what a bot of that seat may be handed; the bot then determinizes it for each world it searches.
+    """
+    return _redeal(st, seat, _Sorted())
+
+
+def _redeal(st: State, seat: int, rng: Rng | _Sorted) -> State:
     if not (isinstance(seat, int) and 0 <= seat < st.players):
         raise ValueError(f"seat must be 0..{st.players - 1}, not {seat!r}")
     if not st.track:
         raise ValueError("a clone(track=False) keeps no knowledge to determinise from")
     s = st.clone()
-    s.seed = rng.randrange(2**32)
+    s.seed, s.rng_version, s.draws = 0, RNG_VERSION, 0
     s.history = []
     s._cache = None
     if st.phase == "over":
@@ -235,7 +335,7 @@ def determinize(st: State, seat: int, rng: random.Random) -> State:
             pool.append(c)
             slots.append(("w", 0, i))
     for k, fr in enumerate(st.stack):
-        if "hid" in fr and fr["seat"] != seat:
+        if "hid" in fr and fr["seat"] != seat and not is_fate(fr):
             for i, c in enumerate(fr["hid"]):
                 pool.append(c)
                 slots.append(("L", k, i))
@@ -262,8 +362,28 @@ def determinize(st: State, seat: int, rng: random.Random) -> State:
     for q in range(st.players):
         if q != seat:
             s.known[q] = {mapping.get(c, c): z for c, z in st.known[q].items()}
-    others = [x for x in LEADERS if x != st.leaders[seat]]
-    rng.shuffle(others)
+    for k, fr in enumerate(s.stack):  # another seat's drawn Fate cards: 2 at random from the deck
+        if is_fate(fr) and fr["seat"] != seat:
+            s.stack[k] = {**fr, "hid": draw_fates(rng)}
+    others = _other_leaders(st, seat, rng)
     it = iter(others)
     s.leaders = [x if p == seat else next(it) for p, x in enumerate(st.leaders)]
     return s
+
+
+def _other_leaders(st: State, seat: int, rng: Rng | _Sorted) -> list[str]:
+    """The other seats' leaders, drawn from the exact posterior (legends §2.2): a fresh pool that contains
+    the seat's own leader, each such pool equally likely, dealt at random."""
+    own = st.leaders[seat]
+    if "legends" not in st.modules:
+        others = [x for x in BASE_LEADERS if x != own]
+    else:
+        a, b = LEADER_POOL[st.players]
+        guard = own in GUARDIAN_LEADERS
+        base = [x for x in BASE_LEADERS if x != own]
+        gl = [x for x in GUARDIAN_LEADERS if x != own]
+        rng.shuffle(base)
+        rng.shuffle(gl)
+        others = base[:a - (0 if guard else 1)] + gl[:b - (1 if guard else 0)]
+    rng.shuffle(others)
+    return others

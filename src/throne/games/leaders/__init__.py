@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .actions import NUM_ACTIONS, action_to_move
 from .errors import IllegalMoveError, LeadersError, PositionError, RecordError
+from .hidden import blind_record, redeal
 from .notation import parse_move as move_to_action
 from .record import record_to_state
 from .state import State, from_position, new_game
@@ -20,8 +21,10 @@ __all__ = [
     "RecordError",
     "State",
     "action_to_move",
+    "blind_record",
     "from_position",
     "move_to_action",
     "new_game",
     "record_to_state",
+    "redeal",
 ]

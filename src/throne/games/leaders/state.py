@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
+from .. import legacy_rng
+from ..api import Outcome
+from ..randomness import LEGACY_RNG, RNG_VERSION, Seed, check_seed, check_version, keyed, new_secret
 from . import notation
 from .actions import DECODE, MOVE_STRINGS, T_END, T_HC2, T_PATH, T_REC, T_SWAP
 from .board import NAMES, NUM_CELLS, START_CELLS
@@ -103,6 +105,9 @@ class State:
             self._reps[self._rep_key()] = 1
         self._start = self.position()
 
+    players = 2
+    """Leaders is a two-player game (seat 0 is South, seat 1 North)."""
+
     # ----------------------------------------------------------------- basic properties
     @property
     def to_play(self) -> int:
@@ -118,6 +123,13 @@ class State:
     @property
     def mode(self) -> str:
         return MODES[self.strategist]
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """Winner and reason (capture, surround, repetition, turn-limit) once the game is over."""
+        if self.termination is None:
+            return None
+        return Outcome.single(self.winner, 2, self.termination, termination=self.termination)
 
     @property
     def is_over(self) -> bool:
@@ -463,8 +475,8 @@ class State:
     def last_move(self) -> str | None:
         return MOVE_STRINGS[self._history[-1]] if self._history else None
 
-    def view(self) -> dict[str, Any]:
-        """JSON-safe description for UIs (no hidden deck order)."""
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """JSON-safe description for UIs (no hidden deck order); the same for every seat."""
         return {
             "game": "leaders",
             "pieces": [{"side": s, "code": k, "cell": c} for s, k, c in self.pieces()],
@@ -489,21 +501,34 @@ class State:
         return f"leaders.State({self.position()!r})"
 
 
-def new_game(seed: int | None = None, draw_rule: bool = True, mode: str = "discovery") -> State:
+def new_game(
+    seed: Seed | None = None, draw_rule: bool = True, mode: str = "discovery", rng: int = RNG_VERSION
+) -> State:
     """The standard start: both Leaders on their start cells.
 
     ``mode="discovery"`` (the basic game): the 16 cards shuffled by ``seed``, 3 of them face up as the market.
     ``mode="strategist"``: no market and no deck (``seed`` is unused); North, then South, banishes a card.
+    ``seed`` None deals from a fresh 128-bit secret. The deal is in the start position, so records replay
+    without the seed; ``rng=LEGACY_RNG`` reproduces the deals of the old ``random.Random(seed)`` scheme.
     """
     if mode not in MODES:
         raise ValueError(f"unknown Leaders mode {mode!r} (modes: {', '.join(MODES)})")
+    check_version(rng)
+    if seed is None:
+        seed = new_secret()
+    check_seed(seed)
     board = [-1] * NUM_CELLS
     board[START_CELLS[0]] = 0
     board[START_CELLS[1]] = 1
     if mode == "strategist":
         return State(board, 1, BANISH, 0, [-1, -1, -1], [], 1, 0, draw_rule, strategist=True)
     cards = list(CARDS)
-    random.Random(seed).shuffle(cards)
+    if rng == LEGACY_RNG:
+        if not isinstance(seed, int):
+            raise ValueError(f"the legacy generator takes an integer seed, not {seed!r}")
+        legacy_rng.dealer(seed).shuffle(cards)
+    else:
+        keyed(seed, "leaders/deck").shuffle(cards)
     return State(board, 0, ACTION, 0, cards[:3], cards[3:], 1, 0, draw_rule)
 
 

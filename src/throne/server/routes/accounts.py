@@ -10,11 +10,42 @@ from pydantic import BaseModel, Field
 
 from throne.server.auth import clean_name, current_user, hub_of, rate_limit, set_session
 from throne.server.errors import ApiError
+from throne.server.passwords import password_problem
 from throne.server.sessions import COOKIE, hash_password, verify_password
 from throne.store.models import User
+from throne.store.repo import UsernameTaken
 
 router = APIRouter(prefix="/api/accounts")
 USERNAME = re.compile(r"[A-Za-z0-9_.-]{3,32}")
+# Never registrable, so that "unavailable" does not prove that somebody owns a name.
+RESERVED = frozenset(
+    [
+        "admin",
+        "administrator",
+        "root",
+        "system",
+        "throne",
+        "moderator",
+        "mod",
+        "support",
+        "staff",
+        "guest",
+        "bot",
+        "bots",
+        "easy",
+        "medium",
+        "hard",
+        "random",
+        "anonymous",
+        "null",
+        "none",
+        "undefined",
+        "server",
+        "api",
+        "www",
+    ]
+)
+UNAVAILABLE = "this username cannot be registered; choose another"
 
 
 class GuestIn(BaseModel):
@@ -25,6 +56,11 @@ class RegisterIn(BaseModel):
     username: str = Field(max_length=200)
     password: str = Field(max_length=1000)
     name: str | None = Field(default=None, max_length=200)
+
+
+class PasswordIn(BaseModel):
+    password: str = Field(max_length=1000)
+    new_password: str = Field(max_length=1000)
 
 
 class LoginIn(BaseModel):
@@ -57,13 +93,19 @@ async def guest(body: GuestIn, request: Request, response: Response) -> dict:
 async def register(body: RegisterIn, request: Request, response: Response) -> dict:
     if not USERNAME.fullmatch(body.username):
         raise ApiError(400, "bad_username", "a username is 3-32 characters of letters, digits, '_', '.', '-'")
-    if not 8 <= len(body.password) <= 128:
-        raise ApiError(400, "bad_password", "a password has 8 to 128 characters")
+    problem = password_problem(body.password, body.username)
+    if problem is not None:
+        raise ApiError(400, "bad_password", problem)
     rate_limit(request, "register")
     hub = hub_of(request)
     name = clean_name(body.name, default=body.username)
-    hashed = await asyncio.to_thread(hash_password, body.password)
-    user = await hub.db(hub.repo.create_user, name, body.username, hashed)
+    hashed = await asyncio.to_thread(hash_password, body.password)  # before the name check: same cost
+    try:
+        if body.username.lower() in RESERVED:
+            raise UsernameTaken(body.username)
+        user = await hub.db(hub.repo.create_user, name, body.username, hashed)
+    except UsernameTaken:
+        raise ApiError(400, "username_unavailable", UNAVAILABLE) from None
     set_session(request, response, user)
     return {"user": user_json(user)}
 
@@ -73,15 +115,40 @@ async def login(body: LoginIn, request: Request, response: Response) -> dict:
     rate_limit(request, "login", f"name:{body.username.lower()}")
     hub = hub_of(request)
     user = await hub.db(hub.repo.user_by_username, body.username)
-    ok = user is not None and await asyncio.to_thread(verify_password, user.password_hash, body.password)
+    # One argon2 verify either way (a dummy one without an account): the answer time tells nothing.
+    ok = await asyncio.to_thread(verify_password, user.password_hash if user else None, body.password)
     if user is None or not ok:
         raise ApiError(401, "bad_credentials", "unknown username or wrong password")
     set_session(request, response, user)
     return {"user": user_json(user)}
 
 
+@router.post("/password")
+async def change_password(body: PasswordIn, request: Request, response: Response) -> dict:
+    """A new password for the session's account; every other session of the account ends."""
+    user = await current_user(request)
+    if user is None or user.username is None:
+        raise ApiError(401, "login_needed", "log in with a registered account to change its password")
+    rate_limit(request, "password", f"uid:{user.id}")
+    if not await asyncio.to_thread(verify_password, user.password_hash, body.password):
+        raise ApiError(401, "bad_credentials", "the current password is wrong")
+    problem = password_problem(body.new_password, user.username)
+    if problem is not None:
+        raise ApiError(400, "bad_password", problem)
+    hub = hub_of(request)
+    hashed = await asyncio.to_thread(hash_password, body.new_password)
+    epoch = await hub.db(hub.repo.set_password_hash, user.id, hashed)
+    set_session(request, response, user, epoch)
+    return {"user": user_json(user)}
+
+
 @router.post("/logout")
-async def logout(response: Response) -> dict:
+async def logout(request: Request, response: Response) -> dict:
+    """Ends the session on the server too: every cookie of this account stops working (all devices)."""
+    user = await current_user(request)
+    if user is not None:
+        hub = hub_of(request)
+        await hub.db(hub.repo.revoke_sessions, user.id)
     response.delete_cookie(COOKIE)
     return {"ok": True}
 

@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 
 from throne.server.auth import current_user, hub_of, rate_limit, seat_token, user_or_guest
 from throne.server.errors import ApiError
-from throne.server.games import GAMES, kind_of, rebuild
+from throne.server.games import game_ids, initial_state, kind_of, rebuild
 from throne.server.lobby import NewTable
 from throne.server.match import MoveRefused
 from throne.server.sessions import token_hash
@@ -67,7 +67,7 @@ async def list_games(
     bad = [s for s in wanted if s not in STATUSES]
     if bad or not wanted:
         raise ApiError(400, "bad_status", f"status must be a comma-separated subset of {', '.join(STATUSES)}")
-    if game is not None and game not in GAMES:
+    if game is not None and game not in game_ids():
         raise ApiError(400, "unknown_game_kind", f"unknown game {game!r}")
     hub = hub_of(request)
     user = await current_user(request)
@@ -128,18 +128,34 @@ async def join(game_id: GameId, body: JoinIn, request: Request, response: Respon
 @router.post("/games/{game_id}/leave")
 async def leave(game_id: GameId, request: Request) -> dict:
     hub = hub_of(request)
-    info = await hub.leave(game_id, seat_token(request))
+    info = await hub.db(hub.repo.get_game, game_id)
+    token = seat_token(request) if not info.private else request.headers.get("x-seat-token", "")
+    if info.private and (
+        len(token) > 128 or await hub.db(hub.repo.seat_by_token, game_id, token_hash(token)) is None
+    ):
+        raise _no_seat(game_id, True, "")
+    info = await hub.leave(game_id, token)
     return {"game": hub.summary(info)}
 
 
-async def _seat_for(request: Request, game_id: int, required: bool) -> int | None:
-    """The engine seat the request acts for: its X-Seat-Token, else the session user's seat."""
+def _no_seat(game_id: int, hidden: bool, message: str) -> ApiError:
+    """A request without a seat: 403, or, at a private table it may not see, the 404 of a missing game."""
+    if hidden:
+        return ApiError(404, "not_found", f"no game {game_id}")
+    return ApiError(403, "bad_token", message)
+
+
+async def _seat_for(request: Request, game_id: int, required: bool, hidden: bool = False) -> int | None:
+    """The engine seat the request acts for: its X-Seat-Token, else the session user's seat. `hidden`:
+    the game is a private table the request has no invite for, so refusals look like a missing game."""
     hub = hub_of(request)
     token = request.headers.get("x-seat-token")
     if token:
-        seat = await hub.db(hub.repo.seat_by_token, game_id, token_hash(seat_token(request)))
+        if len(token) > 128:
+            raise _no_seat(game_id, hidden, "the seat token is not valid for this game")
+        seat = await hub.db(hub.repo.seat_by_token, game_id, token_hash(token))
         if seat is None:
-            raise ApiError(403, "bad_token", "the seat token is not valid for this game")
+            raise _no_seat(game_id, hidden, "the seat token is not valid for this game")
         return seat.seat
     user = await current_user(request)
     if user is not None:
@@ -147,8 +163,8 @@ async def _seat_for(request: Request, game_id: int, required: bool) -> int | Non
         for s in info.seats:
             if s.user_id == user.id and s.kind == "human":
                 return s.seat
-    if required:
-        raise ApiError(403, "bad_token", "this action needs the seat token (header X-Seat-Token)")
+    if required or hidden:
+        raise _no_seat(game_id, hidden, "this action needs the seat token (header X-Seat-Token)")
     return None
 
 
@@ -156,6 +172,8 @@ async def _seat_for(request: Request, game_id: int, required: bool) -> int | Non
 async def move(game_id: GameId, body: MoveIn, request: Request) -> dict:
     hub = hub_of(request)
     info = await hub.db(hub.repo.get_game, game_id)
+    if info.private:  # whoever holds no seat there learns nothing, not even that it has not started
+        await _seat_for(request, game_id, required=True, hidden=True)
     if info.status == "open":
         raise ApiError(409, "not_live", f"game {game_id} has not started")
     seat = await _seat_for(request, game_id, required=True)
@@ -171,9 +189,8 @@ async def move(game_id: GameId, body: MoveIn, request: Request) -> dict:
 async def view(game_id: GameId, request: Request, invite: str | None = None) -> dict:
     hub = hub_of(request)
     info = await hub.db(hub.repo.get_game, game_id)
-    seat = await _seat_for(request, game_id, required=False)
-    if seat is None:
-        hub.check_invite(info, invite)
+    hidden = info.private and not hub.invite_ok(info, invite)
+    seat = await _seat_for(request, game_id, required=False, hidden=hidden)
     message = await hub.current_state(game_id, seat)
     if message is None:
         raise ApiError(409, "not_live", f"game {game_id} is {info.status}")
@@ -200,7 +217,7 @@ async def record(game_id: GameId, request: Request, invite: str | None = None) -
         rec = dict(loaded[1].record())
     elif info.status == "live":
         moves = await hub.db(hub.repo.moves, game_id)
-        state = rebuild(kind, info.seed or 0, info.players, info.options, moves)
+        state = await hub.cpu(rebuild, kind, info, moves)
         public = kind.public_record(state)
         if public is None:
             raise ApiError(
@@ -230,29 +247,28 @@ async def replay(
     kind = kind_of(info.game)
     moves = await hub.db(hub.repo.moves, game_id)
     finished = info.status == "finished"
-    state = kind.new_state(info.seed or 0, info.players, info.options)
-    steps: list[dict[str, Any]] = []
-    end = min(len(moves), start + limit - 1)
 
-    def step(ply: int, seat: int | None, mv: str | None) -> dict[str, Any]:
+    def step(state: Any, ply: int, seat: int | None, mv: str | None) -> dict[str, Any]:
         if finished:
             entry = {"ply": ply, "seat": seat, "move": mv}
             if views:
                 entry["view"] = kind.reveal(state)
             return entry
         view = kind.view(state, None)
-        last = view.get("last_move") if isinstance(view, dict) else None
-        public = last.get("move") if isinstance(last, dict) else None
-        shown = mv if kind.name == "leaders" else public
-        entry = {"ply": ply, "seat": seat, "move": shown if ply else None}
+        entry = {"ply": ply, "seat": seat, "move": kind.public_move(state) if ply else None}
         if views:
             entry["view"] = view
         return entry
 
-    if start == 0:
-        steps.append(step(0, None, None))
-    for ply, (seat, mv) in enumerate(moves[:end], start=1):
-        state.play(mv)
-        if ply >= max(start, 1):
-            steps.append(step(ply, seat, mv))
+    def build() -> list[dict[str, Any]]:
+        """Every step of the game (on a worker thread: a long game costs seconds of CPU)."""
+        state = initial_state(kind, info)
+        every = [step(state, 0, None, None)]
+        for ply, (seat, mv) in enumerate(moves, start=1):
+            state.play(mv)
+            every.append(step(state, ply, seat, mv))
+        return every
+
+    key = (game_id, info.status, len(moves), views)  # what a replay depends on; finished games never change
+    steps = (await hub.cached(key, build))[start : start + limit]
     return {"id": game_id, "game": info.game, "status": info.status, "total": len(moves) + 1, "steps": steps}

@@ -5,9 +5,10 @@ from __future__ import annotations
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 
+from throne import games as registry
 from throne.server.auth import hub_of
 from throne.server.errors import ApiError, error_body
-from throne.server.games import GAMES, KINDS, bot_names
+from throne.server.games import bot_names, game_ids
 from throne.server.ratings_store import rating_json
 from throne.server.routes.accounts import user_json
 from throne.server.validate import INT63_MAX, UserId
@@ -33,12 +34,12 @@ async def ready(request: Request) -> dict | JSONResponse:
 
 @router.get("/meta")
 async def meta(request: Request) -> dict:
+    """Every registered game's facts (players, options with defaults, bots, levels), for the lobby page."""
     games: dict = {}
-    for name in GAMES:
-        entry: dict = {"players": list(KINDS[name].players), "bots": bot_names(name)}
-        if name == "hidden-leaders":
-            entry.update(variants=["full", "basic"], modules=["core", "kickstarter", "queens"])
-        games[name] = entry
+    for spec in registry.all():
+        entry = spec.to_json()
+        entry["bots"] = bot_names(spec.id)
+        games[spec.id] = entry
     return {"games": games, "abandon_timeout": request.app.state.settings.abandon_timeout}
 
 
@@ -48,7 +49,7 @@ async def player(user_id: UserId, request: Request) -> dict:
     user = await hub.db(hub.repo.get_user, user_id)
     if user is None:
         raise ApiError(404, "unknown_player", f"no player {user_id}")
-    ratings = {g: rating_json(g, await hub.db(hub.repo.rating, user_id, g)) for g in GAMES}
+    ratings = {g: rating_json(g, await hub.db(hub.repo.rating, user_id, g)) for g in game_ids()}
     return {"user": user_json(user), "ratings": ratings}
 
 
@@ -76,7 +77,7 @@ async def history(
 
 @router.get("/leaderboard/{game}")
 async def leaderboard(game: str, request: Request, limit: int = Query(50, ge=1, le=200)) -> dict:
-    if game not in GAMES:
+    if game not in game_ids():
         raise ApiError(404, "unknown_game_kind", f"unknown game {game!r}")
     hub = hub_of(request)
     rows = await hub.db(hub.repo.leaderboard, game, limit)
@@ -84,4 +85,4 @@ async def leaderboard(game: str, request: Request, limit: int = Query(50, ge=1, 
     for rank, (rating, user) in enumerate(rows, start=1):
         entry = {"rank": rank, "user": user_json(user), **(rating_json(game, rating) or {})}
         entries.append(entry)
-    return {"game": game, "system": "glicko2" if game == "leaders" else "openskill", "entries": entries}
+    return {"game": game, "system": registry.get(game).rating, "entries": entries}

@@ -19,7 +19,7 @@ function h(tag, attrs = {}, ...children) {
   return node;
 }
 
-let DATA = { cards: {}, leaders: {}, factions: [] };
+let DATA = { cards: {}, leaders: {}, factions: [], guardians: [] };
 
 /** Game data embedded in the page by the server (from the engine's tables). */
 export function setGameData(data) {
@@ -37,14 +37,21 @@ function leaderName(id) {
 function factionClass(card) {
   if (card === "deceased-emperor") return "faction-all";
   const faction = DATA.cards[card];
-  return faction ? `faction-${faction}` : "";
+  const guardian = isGuardian(card) && faction !== "guardians" ? " guardian" : "";
+  return faction ? `faction-${faction}${guardian}` : "";
+}
+
+/** A Guardian card of the legends module: it belongs to the Guardians (and, a hero, to its base faction). */
+function isGuardian(card) {
+  return (DATA.guardians || []).includes(card);
 }
 
 /** A face-up card (or a face-down one the viewer knows, when `own` is set). */
 export function cardEl(card, { own = false, pick = null } = {}) {
   const markers = has(`hl.card.${card}.markers`) ? t(`hl.card.${card}.markers`) : "";
   const ability = has(`hl.card.${card}.text`) ? t(`hl.card.${card}.text`) : "";
-  const faction = card === "deceased-emperor" ? "" : factionName(DATA.cards[card]);
+  let faction = card === "deceased-emperor" ? "" : factionName(DATA.cards[card]);
+  if (isGuardian(card) && DATA.cards[card] !== "guardians") faction += ` · ${factionName("guardians")}`;
   const el = h(
     "div",
     { class: `hl-card ${factionClass(card)}${own ? " down-own" : ""}`, "data-card": card, title: `${cardName(card)} — ${faction}\n${markers}\n${ability}` },
@@ -96,6 +103,7 @@ export function moveLabel(move, names) {
   }
   if ((m = /^seat (\d+)$/.exec(move))) return seatLabel(names, Number(m[1]));
   if ((m = /^faction (\S+)$/.exec(move))) return factionName(m[1]);
+  if ((m = /^fate (\S+)$/.exec(move)) && has(`hl.fate.${m[1]}`)) return t("ui.hl.fate", { fate: t(`hl.fate.${m[1]}`) });
   // Anything else (marker options such as "R+1 G-1", public log forms): card ids become names.
   return move.split(" ").map((word) => (has(`hl.card.${word}.name`) ? cardName(word) : word)).join(" ");
 }
@@ -171,16 +179,40 @@ export class HiddenTable {
   renderTrack() {
     const track = $("#power-track", this.root);
     track.replaceChildren();
-    const { red, green } = this.view.markers || { red: 4, green: 4 };
+    const { red, green, guardian } = this.view.markers || { red: 4, green: 4 };
     for (let space = 1; space <= 12; space += 1) {
       const cell = h("div", { class: `space${space >= 9 ? " war" : ""}`, "data-space": space }, h("span", { text: String(space) }));
       if (red === space) cell.append(h("span", { class: "marker red", title: t("ui.hl.red"), text: "R" }));
       if (green === space) cell.append(h("span", { class: "marker green", title: t("ui.hl.green"), text: "G" }));
+      if (guardian === space) cell.append(h("span", { class: "marker guardian", title: t("ui.hl.guardian"), text: "✦" }));
       track.append(cell);
     }
-    $("#track-now", this.root).textContent = t("ui.hl.markers_now", { red, green });
+    const now = guardian === undefined ? t("ui.hl.markers_now", { red, green }) : t("ui.hl.markers_now_legends", { red, green, guardian });
+    $("#track-now", this.root).textContent = now;
+    this.renderLegends();
     const end = $("#track-end", this.root);
     if (end && this.view.threshold) end.textContent = t("ui.hl.rules.end", { n: this.view.threshold });
+  }
+
+  /** legends: the secret leader pool's sizes and the live winning faction in its conditional form (R23). */
+  renderLegends() {
+    const view = this.view;
+    let box = $("#legends-info", this.root);
+    if (!view.leader_pool) {
+      if (box) box.remove();
+      return;
+    }
+    if (!box) {
+      box = h("div", { id: "legends-info", class: "track-legend" });
+      $("#power-track", this.root).after(box);
+    }
+    const live = view.live_faction;
+    const parts = [t("ui.hl.leader_pool", { base: view.leader_pool.base, guardians: view.leader_pool.guardians })];
+    if (live && view.phase !== "over") {
+      const faction = factionName(live.faction);
+      parts.push(live.guardians_if_seated ? t("ui.hl.live_faction_guardians", { faction }) : t("ui.hl.live_faction", { faction }));
+    }
+    box.replaceChildren(...parts.map((text, i) => h("span", { id: i ? "live-faction" : "leader-pool", text })));
   }
 
   renderMine() {
@@ -254,6 +286,7 @@ export class HiddenTable {
         h("span", { text: t("ui.hl.party_of", { name: seatLabel(this.names, seat) }) + you }),
         leader && seat !== this.seat ? h("span", { class: "muted", "data-leader": leader, text: leaderName(leader) }) : null,
         h("span", { class: "muted", text: t("ui.hl.hand_count", { n: handCount ?? 0 }) }),
+        (view.skips || []).includes(seat) ? h("span", { class: "skip-chip", text: t("ui.hl.skips_turn") }) : null,
       );
       const cards = h("div", { class: "cards" });
       let down = 0;
@@ -301,6 +334,10 @@ export class HiddenTable {
     if (about2) {
       about2.replaceChildren();
       if (decision.card && has(`hl.card.${decision.card}.text`)) about2.append(cardEl(decision.card));
+    }
+    const fate = view.fate;
+    if (fate && Array.isArray(fate.cards)) {
+      options.append(h("div", { class: "cards", id: "fate-cards" }, ...fate.cards.map((kind) => h("div", { class: "hl-card fate-card", "data-fate": kind }, h("span", { class: "name", text: t(`hl.fate.${kind}`) })))));
     }
     const pending = view.pending_cards || [];
     if (pending.length) {

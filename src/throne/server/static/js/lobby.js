@@ -1,11 +1,12 @@
 // The lobby: play a bot in one click, create a table (players, bots and levels, rated, private), list open and
 // live tables with join / watch.
-import { loadCatalog, t, botName } from "./i18n.js";
+import { loadCatalog, t, has, botName } from "./i18n.js";
 import { api, saveToken } from "./net.js";
 import { showError } from "./common.js";
 
 const $ = (sel) => document.querySelector(sel);
-let meta = { games: { leaders: { players: [2], bots: ["easy"] }, "hidden-leaders": { players: [2, 3, 4, 5, 6], bots: ["easy"] } } };
+// Every game fact (player counts, options and their defaults, bots) comes from /api/meta.
+let meta = { games: {} };
 
 function option(value, text) {
   const o = document.createElement("option");
@@ -22,14 +23,74 @@ function defaultLevel(list) {
   return list.includes("easy") ? "easy" : list[0];
 }
 
+function label(key, fallback) {
+  return has(key) ? t(key) : fallback;
+}
+
+function defaultOptions(game) {
+  const out = {};
+  for (const opt of (meta.games[game] && meta.games[game].options) || []) out[opt.name] = opt.default;
+  return out;
+}
+
+// One control per option of the game's spec: a select for a single choice, checkboxes for a list.
+function fillOptions() {
+  const game = $("#create-game").value;
+  const box = $("#game-options");
+  box.replaceChildren();
+  for (const opt of (meta.games[game] && meta.games[game].options) || []) {
+    const title = label(`ui.lobby.${opt.name}`, opt.name);
+    if (!opt.multiple) {
+      const select = document.createElement("select");
+      select.name = opt.name;
+      select.id = `create-${opt.name}`;
+      select.dataset.option = opt.name;
+      select.append(...opt.choices.map((c) => option(c, label(`ui.lobby.${opt.name}.${c}`, c))));
+      select.value = opt.default;
+      const wrap = document.createElement("label");
+      wrap.append(`${title} `, select);
+      box.append(wrap);
+      continue;
+    }
+    const set = document.createElement("fieldset");
+    set.dataset.option = opt.name;
+    const legend = document.createElement("legend");
+    legend.textContent = title;
+    set.append(legend);
+    for (const c of opt.choices) {
+      const input = document.createElement("input");
+      input.type = "checkbox";
+      input.name = opt.name === "modules" ? "module" : opt.name;
+      input.value = c;
+      input.checked = opt.default.includes(c) || opt.required.includes(c);
+      input.disabled = opt.required.includes(c);
+      const wrap = document.createElement("label");
+      if (has(`ui.lobby.${opt.name}.${c}.title`)) wrap.title = t(`ui.lobby.${opt.name}.${c}.title`);
+      wrap.append(input, ` ${label(`ui.lobby.${opt.name}.${c}`, c)}`);
+      set.append(wrap);
+    }
+    box.append(set);
+  }
+}
+
+function chosenOptions() {
+  const out = {};
+  document.querySelectorAll("#game-options [data-option]").forEach((el) => {
+    if (el.tagName === "SELECT") out[el.dataset.option] = el.value;
+    else out[el.dataset.option] = [...el.querySelectorAll("input:checked")].map((i) => i.value);
+  });
+  return out;
+}
+
 function fillPlayers() {
   const game = $("#create-game").value;
-  const counts = (meta.games[game] && meta.games[game].players) || [2];
+  const info = meta.games[game] || { players: [2], default_players: 2 };
+  const counts = info.players;
   const select = $("#create-players");
-  const keep = Number(select.value) || (counts.includes(4) ? 4 : counts[0]);
+  const keep = Number(select.value) || info.default_players;
   select.replaceChildren(...counts.map((n) => option(n, String(n))));
-  select.value = String(counts.includes(keep) ? keep : counts[0]);
-  $("#hl-options").hidden = game !== "hidden-leaders";
+  select.value = String(counts.includes(keep) ? keep : info.default_players);
+  fillOptions();
   fillSeats();
 }
 
@@ -52,8 +113,10 @@ function fillSeats() {
 }
 
 async function playBot(game) {
-  const level = $("#quick-level").value || defaultLevel(levels(game));
-  const body = { game, bot: level, players: game === "leaders" ? 2 : 4, options: game === "leaders" ? {} : { variant: "full", modules: ["core"] } };
+  const bots = levels(game);
+  const level = bots.includes($("#quick-level").value) ? $("#quick-level").value : defaultLevel(bots);
+  const players = (meta.games[game] && meta.games[game].default_players) || 2;
+  const body = { game, bot: level, players, options: defaultOptions(game) };
   try {
     const data = await api("/api/play-bot", { method: "POST", body });
     saveToken(data.game.id, data.token);
@@ -79,12 +142,8 @@ async function create(event) {
     sit: true,
     rated: $("#create-rated").checked,
     private: $("#create-private").checked,
-    options: {},
+    options: chosenOptions(),
   };
-  if (game === "hidden-leaders") {
-    const modules = [...document.querySelectorAll("input[name=module]:checked")].map((i) => i.value);
-    body.options = { variant: $("#create-variant").value, modules };
-  }
   const name = $("#create-name");
   if (name && name.value.trim()) body.name = name.value.trim();
   try {
@@ -142,11 +201,10 @@ async function main() {
     /* defaults above */
   }
   const quick = $("#quick-level");
-  const quickLevels = levels("leaders");
+  const quickLevels = [...new Set(Object.values(meta.games).flatMap((g) => g.bots || []))];
   quick.replaceChildren(...quickLevels.map((l) => option(l, botName(l))));
   quick.value = defaultLevel(quickLevels);
-  $("#play-bot-leaders").addEventListener("click", () => playBot("leaders"));
-  $("#play-bot-hidden").addEventListener("click", () => playBot("hidden-leaders"));
+  document.querySelectorAll("button.play-bot").forEach((b) => b.addEventListener("click", () => playBot(b.dataset.game)));
   $("#create-game").addEventListener("change", fillPlayers);
   $("#create-players").addEventListener("change", fillSeats);
   $("#create-form").addEventListener("submit", create);

@@ -1,0 +1,47 @@
+"""Leaders as a registered game (the contract of `throne.games.api`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..api import GameSpec, Option
+from ..randomness import RNG_VERSION
+from .errors import IllegalMoveError, LeadersError
+from .hidden import blind_record
+from .record import record_to_state
+from .state import MODES, State, new_game
+
+
+def _new(seed: Any, players: int, options: Mapping[str, Any], rng: int | None = None) -> State:
+    mode = options.get("mode", "discovery")
+    return new_game(seed=seed, mode=mode, rng=RNG_VERSION if rng is None else rng)
+
+
+def _blind(state: State, seat: int) -> dict[str, Any]:
+    return blind_record(state)  # the deck order is the only secret, and no seat knows it
+
+
+def _public_move(state: State) -> str | None:
+    return state.last_move  # Leaders hides only the deck order, never a move
+
+
+SPEC = GameSpec(
+    id="leaders",
+    name="Leaders",
+    players=(2,),
+    new_game=_new,
+    from_record=record_to_state,
+    illegal_errors=(IllegalMoveError, LeadersError, ValueError),
+    options=(
+        Option("mode", MODES, "discovery", help="'discovery': the 3-card market; 'strategist': banishments"),
+    ),
+    rating="glicko2",
+    secret_moves=False,
+    perfect_information=True,
+    public_move=_public_move,
+    blind=_blind,
+    fast_path="throne.games.leaders.fast",
+    warmup=("throne.games.leaders",),
+    notation="docs/leaders.md: moves like 'a1-b2', 'recruit HE b1', 'end'",
+)

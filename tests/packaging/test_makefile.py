@@ -1,0 +1,70 @@
+"""The Makefile installs per target only the extras it needs, into one .venv that is never re-created.
+
+Each case is a dry run (`make -n`) in a copy of the Makefile and pyproject.toml: what make would run, given
+which stamps already exist.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CREATE = ["python3 -m venv .venv", ".venv/bin/python -m pip install --quiet --upgrade pip"]
+
+
+def pip(extras: str, stamp: str) -> list[str]:
+    return [f".venv/bin/python -m pip install --quiet -e '.{extras}'", f"touch .venv/.installed-{stamp}"]
+
+
+TEST_RUN = [
+    "bash scripts/system-deps.sh",
+    ".venv/bin/ruff check src tests benchmarks",
+    ".venv/bin/python -m pytest -n 2 --dist loadgroup",
+]
+
+# (make arguments, whether .venv exists, stamps present, the commands make would run)
+CASES = [
+    ("serve", False, [], [*CREATE, *pip("[server]", "server"), ".venv/bin/throne serve"]),
+    ("serve", True, [], [*pip("[server]", "server"), ".venv/bin/throne serve"]),
+    ("serve", True, ["server"], [".venv/bin/throne serve"]),
+    ("test", True, ["server"], [*pip("[dev,ray,rl,server]", "dev-ray-rl-server"), *TEST_RUN]),
+    ("test", True, ["server", "dev-ray-rl-server"], TEST_RUN),
+    ("install-all", False, [], [*CREATE, *pip("[dev,ray,rl,server]", "dev-ray-rl-server")]),
+    ("install EXTRAS=ray,rl", True, ["server"], pip("[ray,rl]", "ray-rl")),
+    ("install EXTRAS=", True, [], pip("", "core")),
+]
+
+
+@pytest.mark.parametrize(("args", "venv", "stamps", "expected"), CASES, ids=[f"{c[0]}-{c[2]}" for c in CASES])
+def test_make_runs(args: str, venv: bool, stamps: list[str], expected: list[str], tmp_path: Path) -> None:
+    for name in ("Makefile", "pyproject.toml"):
+        shutil.copy(ROOT / name, tmp_path / name)
+    old = (tmp_path / "pyproject.toml").stat().st_mtime - 60
+    os.utime(tmp_path / "pyproject.toml", (old, old))
+    if venv:
+        (tmp_path / ".venv/bin").mkdir(parents=True)
+        (tmp_path / ".venv/bin/python").touch()
+    for stamp in stamps:
+        (tmp_path / f".venv/.installed-{stamp}").touch()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("MAKE", "MFLAGS"))}
+    result = subprocess.run(
+        ["make", "-n", *args.split()], cwd=tmp_path, env=env, capture_output=True, text=True, check=True
+    )
+    assert result.stdout.splitlines() == expected
+
+
+def test_a_changed_pyproject_reinstalls_into_the_same_venv(tmp_path: Path) -> None:
+    for name in ("Makefile", "pyproject.toml"):
+        shutil.copy(ROOT / name, tmp_path / name)
+    (tmp_path / ".venv/bin").mkdir(parents=True)
+    (tmp_path / ".venv/bin/python").touch()
+    stamp = tmp_path / ".venv/.installed-server"
+    stamp.touch()
+    os.utime(stamp, (stamp.stat().st_mtime - 60,) * 2)  # older than pyproject.toml
+    result = subprocess.run(["make", "-n", "serve"], cwd=tmp_path, capture_output=True, text=True, check=True)
+    assert result.stdout.splitlines() == [*pip("[server]", "server"), ".venv/bin/throne serve"]

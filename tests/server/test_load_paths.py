@@ -1,0 +1,94 @@
+"""Expensive paths kept off the event loop and out of the O(N²): cached replays, spectator counts."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from tests.server.helpers import hello, read_until, two_player_leaders
+from throne.server import lobby
+from throne.server.games import GameKind
+
+
+def _play(client: TestClient, game_id: int, tokens: dict[int, str], n: int) -> None:
+    for _ in range(n):
+        view = client.get(f"/api/games/{game_id}/view").json()
+        token = tokens[view["to_play"]]
+        legal = client.get(f"/api/games/{game_id}/view", headers={"X-Seat-Token": token}).json()
+        move = {"move": legal["legal_moves"][0], "ply": view["ply"]}
+        assert client.post(
+            f"/api/games/{game_id}/move", json=move, headers={"X-Seat-Token": token}
+        ).is_success
+
+
+def test_replays_are_built_on_a_worker_thread_once_per_position(client: TestClient, monkeypatch) -> None:
+    game_id, tokens = two_player_leaders(client)
+    _play(client, game_id, tokens, 4)
+    builds: list[str] = []
+    real = GameKind.new_state
+
+    def counted(self: GameKind, *args: Any) -> Any:
+        builds.append(threading.current_thread().name)
+        return real(self, *args)
+
+    monkeypatch.setattr(GameKind, "new_state", counted)
+    first = client.get(f"/api/games/{game_id}/replay").json()
+    again = client.get(f"/api/games/{game_id}/replay").json()
+    assert first == again and [s["ply"] for s in first["steps"]] == [0, 1, 2, 3, 4]
+    assert len(builds) == 1 and builds[0].startswith("throne-cpu"), builds
+    # Pages are slices of the one cached replay.
+    page = client.get(f"/api/games/{game_id}/replay?start=2&limit=2").json()
+    assert page["steps"] == first["steps"][2:4] and page["total"] == 5
+    head = client.get(f"/api/games/{game_id}/replay?start=0&limit=2").json()
+    assert head["steps"] == first["steps"][:2] and len(builds) == 1
+    _play(client, game_id, tokens, 1)  # a new position: a new replay
+    later = client.get(f"/api/games/{game_id}/replay").json()
+    assert [s["ply"] for s in later["steps"]] == [0, 1, 2, 3, 4, 5] and later["steps"][:5] == first["steps"]
+    assert len(builds) == 2
+
+
+def _between_pings(ws) -> list[dict[str, Any]]:
+    ws.send_json({"type": "ping"})
+    _, seen = read_until(ws, "pong", limit=200)
+    return seen
+
+
+def test_spectators_change_a_count_not_the_table(client: TestClient, monkeypatch) -> None:
+    monkeypatch.setattr(lobby, "SPECTATOR_INTERVAL", 0.2)
+    game_id, tokens = two_player_leaders(client)
+    with client.websocket_connect(f"/ws/games/{game_id}") as player:
+        hello(player, tokens[0])
+        read_until(player, "state", 0)
+        crowd = [client.websocket_connect(f"/ws/games/{game_id}") for _ in range(12)]
+        for ws in crowd:
+            ws.__enter__()
+            hello(ws, None, spectate=True)
+        time.sleep(0.4)
+        seen = _between_pings(player)
+        assert not [m for m in seen if m["type"] == "table"], seen  # nobody's seat changed
+        counts = [m["count"] for m in seen if m["type"] == "spectators"]
+        assert counts and counts[-1] == 12 and len(counts) <= 3, counts  # coalesced, not one per join
+        assert client.get(f"/api/games/{game_id}").json()["game"]["spectators"] == 12
+        for ws in crowd:
+            ws.__exit__(None, None, None)
+        deadline = time.monotonic() + 10
+        while (
+            client.get(f"/api/games/{game_id}").json()["game"]["spectators"] and time.monotonic() < deadline
+        ):
+            time.sleep(0.05)
+        time.sleep(0.4)
+        seen = _between_pings(player)
+        assert not [m for m in seen if m["type"] == "table"], seen
+        assert [m["count"] for m in seen if m["type"] == "spectators"][-1:] == [0], seen
+    with client.websocket_connect(f"/ws/games/{game_id}") as other:  # a seat's presence still shows
+        hello(other, tokens[1])
+        with client.websocket_connect(f"/ws/games/{game_id}") as player:
+            hello(player, tokens[0])
+            for _ in range(5):
+                table, _ = read_until(other, "table")
+                if all(s["connected"] for s in table["game"]["seats"]):
+                    break
+            assert all(s["connected"] for s in table["game"]["seats"]), table
