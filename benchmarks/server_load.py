@@ -39,7 +39,12 @@ def start_server(data_dir: Path) -> tuple[subprocess.Popen, str]:
     """`throne serve` on a free port with a temp data directory; waits until it answers."""
     port = free_port()
     # One client address opens every game: the per-address abuse limits would stop the measurement.
-    env = {**os.environ, "THRONE_ABANDON_TIMEOUT": "3600", "THRONE_RATE_LIMITS": "off"}
+    env = {
+        **os.environ,
+        "THRONE_ABANDON_TIMEOUT": "3600",
+        "THRONE_RATE_LIMITS": "off",
+        "THRONE_MAX_SOCKETS_PER_IP": "100000",
+    }
     log = open(data_dir / "server.log", "wb")  # noqa: SIM115 - kept open for the server's lifetime
     cmd = [sys.executable, "-m", "throne.cli", "serve", "--port", str(port), "--data-dir", str(data_dir)]
     proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)

@@ -146,6 +146,7 @@ def _rich_bar(stream: TextIO) -> Any:
         MofNCompleteColumn(),
         TextColumn("{task.fields[unit]}"),
         TextColumn("{task.fields[rate]}"),
+        TextColumn("elapsed"),
         TimeElapsedColumn(),
         TextColumn("{task.fields[eta]}"),
         TextColumn("{task.fields[status]}"),

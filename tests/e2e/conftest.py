@@ -28,8 +28,19 @@ def _free_port() -> int:
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     data = tmp_path_factory.mktemp("throne-data")
-    # One address plays every browser test against this one server: rate limits are tested elsewhere.
-    settings = Settings(data_dir=data, abandon_timeout=3600, bot_timeout=5.0, rate_limits={})
+    # One address plays every browser test against this one server: rate limits and caps are tested elsewhere.
+    many = 10_000
+    settings = Settings(
+        data_dir=data,
+        abandon_timeout=3600,
+        bot_timeout=5.0,
+        rate_limits={},
+        max_open_tables_per_user=many,
+        max_open_tables_per_ip=many,
+        max_bot_games_per_user=many,
+        max_bot_games_per_ip=many,
+        max_sockets_per_ip=many,
+    )
     app = create_app(settings)
     port = _free_port()
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws_ping_interval=None)

@@ -47,6 +47,7 @@ def test_terminal_leaders_save_and_replay(tmp_path) -> None:
         "bench leaders --runs 1 --seconds 0.05 --quiet",
         "bench hidden-leaders --runs 1 --seconds 0.05 --quiet",
         "bots",
+        "games",
         "arena leaders random greedy --games 2 --backend serial --quiet",
     ],
 )

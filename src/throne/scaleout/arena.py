@@ -185,7 +185,7 @@ def running_score(bot_a: str, results: Iterable[GameResult]) -> str:
     if not outcomes:
         return ""
     wins, n = sum(outcomes), len(outcomes)
-    lo, hi = wilson(wins, n)
+    lo, hi = (round(x, 4) for x in wilson(wins, n))  # rounded as in the report
     return f"{bot_a} {wins}/{n} {wins / n:.1%} [{lo:.1%}, {hi:.1%}]"
 
 

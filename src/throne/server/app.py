@@ -15,6 +15,7 @@ from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from throne.server import pages, ws
+from throne.server.caps import Caps
 from throne.server.config import Settings
 from throne.server.csrf import CsrfGuard
 from throne.server.errors import (
@@ -50,9 +51,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub = Hub(settings, Repo(db))
         app.state.hub = hub
         await hub.resume()
+        sweeper = asyncio.create_task(app.state.caps.sweep_forever(hub), name="stale-tables")
         try:
             yield
         finally:
+            sweeper.cancel()
             await hub.close()
             if "throne.ai" in sys.modules:
                 sys.modules["throne.ai"].shutdown()
@@ -68,6 +71,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.signer = SessionSigner(settings.resolved_secret())
     app.state.limiter = RateLimiter(settings.rate_limits)
+    app.state.caps = Caps(settings)
     app.add_exception_handler(ApiError, api_error_handler)
     app.add_exception_handler(StoreError, store_error_handler)
     app.add_exception_handler(RequestValidationError, validation_error_handler)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fastapi import Request, Response
 
+from throne.server.caps import Caps
 from throne.server.errors import ApiError
 from throne.server.lobby import Hub
 from throne.server.ratelimit import RateLimiter
@@ -22,10 +23,18 @@ def signer_of(request: Request) -> SessionSigner:
     return request.app.state.signer
 
 
+def client_ip(request: Request) -> str | None:
+    return request.client.host if request.client else None
+
+
+def caps_of(request: Request) -> Caps:
+    return request.app.state.caps
+
+
 def rate_limit(request: Request, action: str, user: str | None = None) -> None:
     """Counts this request against `action`'s limits for its client address and `user` (429 when spent)."""
     limiter: RateLimiter = request.app.state.limiter
-    limiter.hit(action, request.client.host if request.client else None, user)
+    limiter.hit(action, client_ip(request), user)
 
 
 async def session_user(hub: Hub, signer: SessionSigner, cookie: str | None) -> User | None:

@@ -31,6 +31,17 @@ class Settings:
     ws_max_refused: int = 100
     hello_timeout: float = 30.0
     secure_cookies: bool = False
+    # Caps per account / client address (see throne.server.caps).
+    max_open_tables_per_user: int = 3
+    max_open_tables_per_ip: int = 10
+    max_bot_games_per_user: int = 3
+    max_bot_games_per_ip: int = 6
+    max_all_bot_games: int = 8
+    empty_table_ttl: float = 600.0
+    open_table_ttl: float = 3 * 3600.0
+    max_sockets_per_ip: int = field(default_factory=lambda: int(_env_float("THRONE_MAX_SOCKETS_PER_IP", 64)))
+    # Seconds a client has to send a request's headers (`throne serve`; slow-header attacks).
+    header_timeout: float = field(default_factory=lambda: _env_float("THRONE_HEADER_TIMEOUT", 10.0))
     # Failure handling (docs/security.md): a lock held elsewhere fails one request after `busy_timeout`
     # seconds; retries wait retry_base, 2·retry_base ... up to retry_cap (jittered); after
     # `breaker_threshold` store failures in a row writes fail fast for `breaker_cooldown` seconds (doubling).

@@ -25,6 +25,7 @@ def serve(host: str, port: int, settings: Settings, log_level: str = "info") -> 
     import uvicorn
 
     from throne.server.app import create_app
+    from throne.server.slow_headers import header_deadline_protocol
 
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     app = create_app(settings)
@@ -37,6 +38,7 @@ def serve(host: str, port: int, settings: Settings, log_level: str = "info") -> 
         ws_max_size=64 * 1024,
         ws_per_message_deflate=False,
         timeout_graceful_shutdown=5,
+        http=header_deadline_protocol(settings.header_timeout),
     )
 
 

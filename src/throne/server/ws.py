@@ -13,6 +13,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from throne.server import validate
 from throne.server.auth import session_user
+from throne.server.caps import Caps
 from throne.server.conn import Conn
 from throne.server.errors import ApiError
 from throne.server.lobby import Hub
@@ -186,8 +187,23 @@ class _Session:
 
 @router.websocket("/ws/games/{game_id}")
 async def game_socket(ws: WebSocket, game_id: int) -> None:
-    hub: Hub = ws.app.state.hub
+    caps: Caps = ws.app.state.caps
+    ip = ws.client.host if ws.client else None
     await ws.accept()
+    if not caps.socket_opened(ip):
+        limit = caps.settings.max_sockets_per_ip
+        with contextlib.suppress(Exception):
+            await ws.send_json(_error("too_many_sockets", f"at most {limit} game connections per address"))
+            await ws.close(1013)  # try again later
+        return
+    try:
+        await _serve(ws, game_id)
+    finally:
+        caps.socket_closed(ip)
+
+
+async def _serve(ws: WebSocket, game_id: int) -> None:
+    hub: Hub = ws.app.state.hub
     session = _Session(hub, ws, game_id)  # the game is looked up at hello: unknown and hidden look alike
     settings = hub.settings
     try:

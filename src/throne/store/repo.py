@@ -434,6 +434,38 @@ class Repo:
             s.flush()
             return _info(s, s.get(Game, game_id))
 
+    # ---- abuse limits ------------------------------------------------------------------------------------
+    @reads
+    def open_tables_by(self, user_id: int) -> int:
+        """How many open tables `user_id` created."""
+        with self.db.sessions() as s:
+            q = select(func.count()).where(Game.status == "open", Game.creator_id == user_id)
+            return int(s.scalar(q) or 0)
+
+    @reads
+    def statuses(self, game_ids: Sequence[int]) -> dict[int, str]:
+        with self.db.sessions() as s:
+            rows = s.execute(select(Game.id, Game.status).where(Game.id.in_(list(game_ids)))).all()
+            return {game_id: status for game_id, status in rows}
+
+    def abort_stale_tables(self, empty_before: datetime, open_before: datetime) -> list[GameInfo]:
+        """Aborts the open tables created before `open_before`, and those where no person sits that were
+        created before `empty_before`; returns them."""
+        with self.db.sessions.begin() as s:
+            humans = select(Seat.id).where(Seat.game_id == Game.id, Seat.kind == "human").exists()
+            stale = (
+                select(Game)
+                .where(Game.status == "open")
+                .where((Game.created_at < open_before) | ((Game.created_at < empty_before) & ~humans))
+                .with_for_update()
+            )
+            aborted = []
+            for row in s.scalars(stale).all():
+                row.status, row.finished_at = "aborted", utcnow()
+                aborted.append(row)
+            s.flush()
+            return [_info(s, row) for row in aborted]
+
     @reads
     def user_games(
         self, user_id: int, limit: int = 50, offset: int = 0

@@ -7,7 +7,15 @@ from typing import Any
 from fastapi import APIRouter, Query, Request, Response
 from pydantic import BaseModel, Field
 
-from throne.server.auth import current_user, hub_of, rate_limit, seat_token, user_or_guest
+from throne.server.auth import (
+    caps_of,
+    client_ip,
+    current_user,
+    hub_of,
+    rate_limit,
+    seat_token,
+    user_or_guest,
+)
 from throne.server.errors import ApiError
 from throne.server.games import game_ids, initial_state, kind_of, rebuild
 from throne.server.lobby import NewTable
@@ -75,9 +83,11 @@ async def list_games(
     return {"games": [hub.summary(g, user.id if user else None) for g in games]}
 
 
-async def _table_limit(request: Request) -> None:
+async def _table_limits(request: Request, table: NewTable) -> None:
+    """The rate limit on table creation, then the caps on open tables and games with bots."""
     user = await current_user(request)
     rate_limit(request, "table", None if user is None else f"uid:{user.id}")
+    await caps_of(request).check_table(hub_of(request), user, table, client_ip(request))
 
 
 async def _replay_limit(request: Request) -> None:
@@ -88,21 +98,24 @@ async def _replay_limit(request: Request) -> None:
 @router.post("/games", status_code=201)
 async def create_game(body: CreateIn, request: Request, response: Response) -> dict:
     hub = hub_of(request)
-    await _table_limit(request)
-    user = await user_or_guest(request, response, body.name)
     table = NewTable(
         body.game, body.players, body.options, dict(body.bots), body.seat, body.sit, body.rated, body.private
     )
+    await _table_limits(request, table)
+    user = await user_or_guest(request, response, body.name)
     info, token, invite = await hub.create_table(user, table)
+    caps_of(request).created(info.id, client_ip(request))
     return {"game": hub.summary(info, user.id), "token": token, "invite": invite}
 
 
 @router.post("/play-bot", status_code=201)
 async def play_bot(body: PlayBotIn, request: Request, response: Response) -> dict:
     hub = hub_of(request)
-    await _table_limit(request)
+    bots = {place: body.bot for place in range(1, body.players)}  # as Hub.play_bot seats them
+    await _table_limits(request, NewTable(body.game, body.players, body.options, bots, 0, True, False, False))
     user = await user_or_guest(request, response, body.name)
     info, token = await hub.play_bot(user, body.game, body.bot, body.players, body.options)
+    caps_of(request).created(info.id, client_ip(request))
     summary = hub.summary(info, user.id)
     return {"game": summary, "token": token, "seat": (summary["you"] or {}).get("seat")}
 

@@ -1,0 +1,147 @@
+"""Caps on what one person (account or client address) may keep running, and the expiry of stale tables.
+
+- Open tables: at most `max_open_tables_per_user` per account and `max_open_tables_per_ip` per address.
+- Games with bots: at most `max_bot_games_per_user` / `max_bot_games_per_ip` live or open at once, so that
+  nobody can occupy the bot workers that every other game shares.
+- Tables of bots only (nobody sits): registered accounts only, one at a time each, and at most
+  `max_all_bot_games` on the whole server.
+- Open tables where nobody sits expire after `empty_table_ttl` seconds, every open table after
+  `open_table_ttl` (aborted; the lobby never fills with abandoned tables).
+- Game sockets: at most `max_sockets_per_ip` open at once per address.
+
+Addresses are remembered in memory only (per process; a restart forgets them), never stored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import Counter, OrderedDict
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+from throne.server.errors import ApiError
+from throne.server.ratelimit import client_key
+from throne.store.models import User, utcnow
+from throne.store.repo import StoreUnavailable
+
+if TYPE_CHECKING:
+    from throne.server.config import Settings
+    from throne.server.lobby import Hub, NewTable
+
+log = logging.getLogger(__name__)
+REMEMBERED = 20_000  # game ids whose creating address is kept (the oldest are forgotten first)
+
+
+def _too_many(what: str, limit: int, who: str) -> ApiError:
+    return ApiError(
+        429,
+        "too_many_games",
+        f"at most {limit} {what} per {who}; finish or leave one first",
+        headers={"Retry-After": "60"},
+    )
+
+
+class Caps:
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._creator_ip: OrderedDict[int, str] = OrderedDict()
+        self._sockets: Counter[str] = Counter()
+
+    # ---- tables --------------------------------------------------------------------------------------------
+    async def check_table(self, hub: Hub, user: User | None, table: NewTable, ip: str | None) -> None:
+        """Refuses (429 too_many_games, 403 account_needed, 503 bots_busy) a table that would exceed a cap;
+        `user` None is a guest about to be made for the request."""
+        s = self.settings
+        key = client_key(ip)
+        all_bots = not table.sit and len(table.bots) >= table.players
+        if all_bots and (user is None or user.username is None):
+            raise ApiError(
+                403, "account_needed", "log in with a registered account to start a table of bots only"
+            )
+        starts_at_once = len(table.bots) + (1 if table.sit else 0) >= table.players
+        if not starts_at_once:
+            mine_open = 0 if user is None else await hub.db(hub.repo.open_tables_by, user.id)
+            if mine_open >= s.max_open_tables_per_user:
+                raise _too_many("open tables", s.max_open_tables_per_user, "player")
+            if await self._open_from(hub, key) >= s.max_open_tables_per_ip:
+                raise _too_many("open tables", s.max_open_tables_per_ip, "address")
+        if not table.bots:
+            return
+        mine = ip_games = bot_only = mine_bot_only = 0
+        for match in list(hub.matches.values()):
+            if match.over or not any(x.kind == "bot" and not x.takeover for x in match.info.seats):
+                continue
+            by_me = user is not None and match.info.creator_id == user.id
+            mine += by_me
+            ip_games += self._creator_ip.get(match.game_id) == key
+            if all(x.kind == "bot" for x in match.info.seats):
+                bot_only += 1
+                mine_bot_only += by_me
+        if mine >= s.max_bot_games_per_user:
+            raise _too_many("games with bots", s.max_bot_games_per_user, "player")
+        if ip_games >= s.max_bot_games_per_ip:
+            raise _too_many("games with bots", s.max_bot_games_per_ip, "address")
+        if all_bots and mine_bot_only >= 1:
+            raise _too_many("table of bots only", 1, "player")
+        if all_bots and bot_only >= s.max_all_bot_games:
+            raise ApiError(
+                503,
+                "bots_busy",
+                "the server runs as many tables of bots only as it can; try again later",
+                headers={"Retry-After": "60"},
+            )
+
+    async def _open_from(self, hub: Hub, key: str) -> int:
+        ids = [game_id for game_id, k in self._creator_ip.items() if k == key]
+        if not ids:
+            return 0
+        statuses = await hub.db(hub.repo.statuses, ids)
+        for game_id, status in statuses.items():
+            if status not in ("open", "live"):
+                self._creator_ip.pop(game_id, None)  # over: forget it
+        return sum(1 for status in statuses.values() if status == "open")
+
+    def created(self, game_id: int, ip: str | None) -> None:
+        self._creator_ip[game_id] = client_key(ip)
+        while len(self._creator_ip) > REMEMBERED:
+            self._creator_ip.popitem(last=False)
+
+    # ---- stale tables ------------------------------------------------------------------------------------
+    async def sweep(self, hub: Hub) -> int:
+        """Aborts the stale open tables now; returns how many."""
+        now = utcnow()
+        aborted = await hub.db(
+            hub.repo.abort_stale_tables,
+            now - timedelta(seconds=self.settings.empty_table_ttl),
+            now - timedelta(seconds=self.settings.open_table_ttl),
+        )
+        for info in aborted:
+            self._creator_ip.pop(info.id, None)
+            hub.broadcast_table(info)
+        if aborted:
+            log.info("aborted %d stale open tables", len(aborted))
+        return len(aborted)
+
+    async def sweep_forever(self, hub: Hub) -> None:
+        interval = max(1.0, min(60.0, self.settings.empty_table_ttl / 4))
+        while True:
+            await asyncio.sleep(interval)
+            with contextlib.suppress(StoreUnavailable):
+                await self.sweep(hub)
+
+    # ---- sockets -------------------------------------------------------------------------------------------
+    def socket_opened(self, ip: str | None) -> bool:
+        """Counts a new game socket of this address; False (not counted) when it has too many open."""
+        key = client_key(ip)
+        if self._sockets[key] >= self.settings.max_sockets_per_ip:
+            return False
+        self._sockets[key] += 1
+        return True
+
+    def socket_closed(self, ip: str | None) -> None:
+        key = client_key(ip)
+        self._sockets[key] -= 1
+        if self._sockets[key] <= 0:
+            del self._sockets[key]

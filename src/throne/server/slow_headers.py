@@ -1,0 +1,82 @@
+"""A deadline for reading a request's headers (uvicorn's h11 protocol has none: a client that trickles its
+headers, one byte now and then, would hold its connection for ever — "slowloris").
+
+The deadline starts when the connection opens and again after each response; a request whose head is not
+complete by then is answered `408` and the connection is closed. Bodies are bounded by BodyLimit; WebSocket
+connections leave this protocol at the upgrade and keep their own hello timeout.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+import h11
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+_BODY = b"the request headers did not arrive in time"
+
+
+class HeaderDeadlineH11(H11Protocol):
+    header_timeout: float = 10.0
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._head_timer: asyncio.TimerHandle | None = None
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._head_timer = self.loop.call_later(self.header_timeout, self._head_too_slow)
+
+    def _disarm(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._arm()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing():
+            self._arm()
+
+    def handle_websocket_upgrade(self, event: h11.Request) -> None:
+        self._disarm()
+        super().handle_websocket_upgrade(event)
+
+    def _head_too_slow(self) -> None:
+        self._head_timer = None
+        if self.transport.is_closing() or self.conn.their_state is not h11.IDLE:
+            return  # the head arrived: the request is being served (or the connection is going)
+        self.logger.info(
+            "closing a connection whose request head did not arrive in %g s", self.header_timeout
+        )
+        if self.conn.our_state is h11.IDLE:
+            with contextlib.suppress(h11.LocalProtocolError):
+                self.transport.write(
+                    self.conn.send(
+                        h11.Response(
+                            status_code=408,
+                            headers=[
+                                (b"content-type", b"text/plain; charset=utf-8"),
+                                (b"content-length", str(len(_BODY)).encode()),
+                                (b"connection", b"close"),
+                            ],
+                        )
+                    )
+                    + self.conn.send(h11.Data(data=_BODY))
+                    + self.conn.send(h11.EndOfMessage())
+                )
+        self.transport.close()
+
+
+def header_deadline_protocol(seconds: float) -> type[HeaderDeadlineH11]:
+    """The h11 protocol class for uvicorn (`http=`) with a header deadline of `seconds`."""
+    return type("HeaderDeadlineH11", (HeaderDeadlineH11,), {"header_timeout": float(seconds)})

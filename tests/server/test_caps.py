@@ -1,0 +1,173 @@
+"""Caps: open tables and games with bots per account and per address, tables of bots only, the expiry of
+stale open tables, and game sockets per address."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from tests.server.helpers import as_guest, hello, read_until
+from throne.server.app import create_app
+from throne.server.config import Settings
+
+PASSWORD = "rook-to-e4!"
+OPEN = {"game": "leaders", "players": 2}
+ALL_BOTS = {"game": "leaders", "players": 2, "sit": False, "bots": {"0": "random", "1": "random"}}
+PLAY_BOT = {"game": "leaders", "bot": "random"}
+
+
+async def _never(*_args, **_kwargs) -> str:
+    """A bot that thinks for ever: its games stay live for the whole test."""
+    await asyncio.Event().wait()
+    raise AssertionError("unreachable")
+
+
+def _client(tmp_path: Path, **caps) -> TestClient:
+    settings = Settings(data_dir=tmp_path, secret_key="t", rate_limits={}, **caps)
+    return TestClient(create_app(settings))
+
+
+@pytest.fixture
+def make(tmp_path: Path) -> Iterator:
+    opened: list[TestClient] = []
+
+    def factory(**caps) -> TestClient:
+        client = _client(tmp_path, **caps)
+        client.__enter__()
+        client.app.state.hub.chooser = _never
+        opened.append(client)
+        return client
+
+    yield factory
+    for client in opened:
+        client.__exit__(None, None, None)
+
+
+def _register(client: TestClient, username: str) -> None:
+    client.cookies.clear()
+    r = client.post("/api/accounts/register", json={"username": username, "password": PASSWORD})
+    assert r.status_code == 201, r.text
+
+
+def _refused(r, status: int = 429, code: str = "too_many_games") -> None:
+    assert r.status_code == status, r.text
+    assert r.json()["error"]["code"] == code
+    if status in (429, 503):
+        assert int(r.headers["retry-after"]) > 0
+
+
+def test_open_tables_per_player(make) -> None:
+    client = make(max_open_tables_per_user=2)
+    as_guest(client, "Ann")
+    first = client.post("/api/games", json=OPEN).json()
+    assert client.post("/api/games", json=OPEN).status_code == 201
+    _refused(client.post("/api/games", json=OPEN))
+    assert client.post("/api/play-bot", json=PLAY_BOT).status_code == 201  # starts at once: never open
+    left = client.post(f"/api/games/{first['game']['id']}/leave", headers={"X-Seat-Token": first["token"]})
+    assert left.json()["game"]["status"] == "aborted"
+    assert client.post("/api/games", json=OPEN).status_code == 201
+
+
+def test_open_tables_per_address(make) -> None:
+    client = make(max_open_tables_per_ip=2)
+    for name in ("Ann", "Bob"):
+        as_guest(client, name)
+        assert client.post("/api/games", json=OPEN).status_code == 201
+    as_guest(client, "Cid")
+    _refused(client.post("/api/games", json=OPEN))
+    client.cookies.clear()
+    _refused(client.post("/api/games", json=OPEN))
+    assert "throne_session" not in client.cookies  # no guest was made for a refused table
+
+
+def test_games_with_bots_per_player_and_per_address(make) -> None:
+    client = make(max_bot_games_per_user=2, max_bot_games_per_ip=3)
+    as_guest(client, "Ann")
+    for _ in range(2):
+        assert client.post("/api/play-bot", json=PLAY_BOT).status_code == 201
+    _refused(client.post("/api/play-bot", json=PLAY_BOT))
+    _refused(client.post("/api/games", json={**OPEN, "bots": {"1": "random"}}))
+    assert client.post("/api/games", json=OPEN).status_code == 201  # a table of people is not capped here
+    as_guest(client, "Bob")
+    assert client.post("/api/play-bot", json=PLAY_BOT).status_code == 201
+    _refused(client.post("/api/play-bot", json=PLAY_BOT))  # the address has 3
+
+
+def test_tables_of_bots_only(make) -> None:
+    client = make(max_all_bot_games=2)
+    as_guest(client, "Guest")
+    _refused(client.post("/api/games", json=ALL_BOTS), 403, "account_needed")
+    client.cookies.clear()
+    _refused(client.post("/api/games", json=ALL_BOTS), 403, "account_needed")
+    _register(client, "ann")
+    assert client.post("/api/games", json=ALL_BOTS).json()["game"]["status"] == "live"
+    _refused(client.post("/api/games", json=ALL_BOTS))  # one at a time
+    _register(client, "bob")
+    assert client.post("/api/games", json=ALL_BOTS).status_code == 201
+    _register(client, "cid")
+    _refused(client.post("/api/games", json=ALL_BOTS), 503, "bots_busy")  # two on the whole server
+
+
+def test_finished_bot_games_no_longer_count(tmp_path: Path) -> None:
+    with _client(tmp_path, max_bot_games_per_user=1) as client:  # real random bots: the games end
+        _register(client, "ann")
+        game = client.post("/api/games", json=ALL_BOTS).json()["game"]["id"]
+        deadline = time.monotonic() + 60
+        while client.get(f"/api/games/{game}").json()["game"]["status"] != "finished":
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        assert client.post("/api/games", json=ALL_BOTS).status_code == 201
+
+
+def test_stale_open_tables_are_aborted(make) -> None:
+    client = make(empty_table_ttl=3600, open_table_ttl=7200)
+    caps, hub = client.app.state.caps, client.app.state.hub
+    as_guest(client, "Ann")
+    nobody = client.post("/api/games", json={**OPEN, "sit": False}).json()["game"]["id"]
+    seated = client.post("/api/games", json=OPEN).json()["game"]["id"]
+    assert client.portal.call(caps.sweep, hub) == 0
+    caps.settings.empty_table_ttl = 0
+    with client.websocket_connect(f"/ws/games/{nobody}") as watcher:
+        hello(watcher, None, spectate=True)
+        assert client.portal.call(caps.sweep, hub) == 1
+        table, _ = read_until(watcher, "table")
+        assert table["game"]["status"] == "aborted"
+    assert client.get(f"/api/games/{seated}").json()["game"]["status"] == "open"
+    caps.settings.open_table_ttl = 0
+    assert client.portal.call(caps.sweep, hub) == 1
+    assert client.get("/api/games").json()["games"] == []
+
+
+def test_the_sweep_runs_by_itself(make) -> None:
+    client = make(empty_table_ttl=0.2)
+    as_guest(client, "Ann")
+    game = client.post("/api/games", json={**OPEN, "sit": False}).json()["game"]["id"]
+    deadline = time.monotonic() + 10
+    while client.get(f"/api/games/{game}").json()["game"]["status"] != "aborted":
+        assert time.monotonic() < deadline, "the empty table was never aborted"
+        time.sleep(0.2)
+
+
+def test_game_sockets_per_address(make) -> None:
+    client = make(max_sockets_per_ip=2)
+    as_guest(client, "Ann")
+    game = client.post("/api/games", json=OPEN).json()["game"]["id"]
+    path = f"/ws/games/{game}"
+    with client.websocket_connect(path) as one, client.websocket_connect(path):
+        one.send_json({"type": "ping"})
+        assert one.receive_json()["type"] == "pong"
+        with client.websocket_connect(path) as third:
+            error = third.receive_json()
+            assert error["code"] == "too_many_sockets"
+            with pytest.raises(WebSocketDisconnect) as closed:
+                third.receive_json()
+            assert closed.value.code == 1013
+    with client.websocket_connect(path) as again:  # the closed ones were counted off
+        again.send_json({"type": "ping"})
+        assert again.receive_json()["type"] == "pong"
