@@ -3,9 +3,10 @@
 #   make serve          .venv with the web platform only (extra `server`), then `throne serve`
 #   make test           .venv with everything the tests need (dev,server,rl,ray), Debian packages, ruff, pytest
 #   make install-all    .venv with every extra (the research API and Ray included), for research work
-#   make install EXTRAS=rl,ray    .venv with the extras named (core package alone: EXTRAS=)
-#   make lint           ruff
+#   make install EXTRAS=rl,ray   .venv with the extras named (the core package alone: EXTRAS=)
+#   make lint           ruff, and import-linter (the layer table of docs/architecture.md)
 #   make clean          removes .venv and the caches
+#   make help           this list
 #
 # One .venv serves them all: it is created once, and each set of extras is installed into it on first use
 # (stamp .venv/.installed-<extras>; pyproject.toml changing reinstalls that set).
@@ -24,7 +25,7 @@ space := $(empty) $(empty)
 # The stamp of a set of extras, names sorted: dev,server -> .venv/.installed-dev-server (none: -core).
 stamp = $(VENV)/.installed-$(or $(subst $(space),-,$(sort $(subst $(comma),$(space),$(1)))),core)
 
-.PHONY: serve test install install-all system-deps lint clean
+.PHONY: serve test install install-all system-deps lint clean help
 .PRECIOUS: $(VENV)/.installed-%
 
 $(BIN)/python:
@@ -48,9 +49,13 @@ system-deps:
 
 lint: $(call stamp,$(TEST_EXTRAS))
 	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/lint-imports
 
 test: $(call stamp,$(TEST_EXTRAS)) system-deps lint
 	$(BIN)/python -m pytest -n 2 --dist loadgroup
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+
+help:
+	@sed -n 's/^#   //p' Makefile
