@@ -4,7 +4,7 @@
 #   make test           .venv with everything the tests need (dev,server,rl,ray), Debian packages, ruff, pytest
 #   make install-all    .venv with every extra (the research API and Ray included), for research work
 #   make install EXTRAS=rl,ray   .venv with the extras named (the core package alone: EXTRAS=)
-#   make lint           ruff
+#   make lint           ruff, and import-linter (the layer table of docs/architecture.md)
 #   make clean          removes .venv and the caches
 #   make help           this list
 #
@@ -49,6 +49,7 @@ system-deps:
 
 lint: $(call stamp,$(TEST_EXTRAS))
 	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/lint-imports
 
 test: $(call stamp,$(TEST_EXTRAS)) system-deps lint
 	$(BIN)/python -m pytest -n 2 --dist loadgroup

@@ -143,6 +143,8 @@ def test_the_core_package_plays_in_the_terminal(tmp_path: Path, wheel: Path, whe
     assert len(json.loads((tmp_path / "game.json").read_text())["moves"]) > len(first_leaders_turn(7))
     replay = _run([throne, "replay", "game.json"], tmp_path, "\n" * 8 + "q\n")
     assert replay.returncode == 0 and replay.stderr == ""
+    bench = _run([throne, "bench", "leaders", "--runs", "1", "--seconds", "0.05", "--quiet"], tmp_path)
+    assert bench.returncode == 0 and bench.stderr == ""
 
     for args, line in [
         (["serve"], "`throne serve` needs the `server` extra: pip install 'throne[server]'"),

@@ -17,7 +17,7 @@ from throne.games import GameSpec
 def _blind_to_the_deck(bot: Any, seed: int) -> Any:
     """A Leaders searcher that plays in a world with the unseen deck dealt again from its own generator."""
     from throne.ai.worlds import SampledWorldBot
-    from throne.games.leaders import redeal
+    from throne.games.leaders.fast import redeal
 
     return SampledWorldBot(bot, redeal, seed)
 

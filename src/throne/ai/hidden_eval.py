@@ -16,9 +16,15 @@ import math
 from functools import lru_cache
 from typing import Any
 
-from throne.games.hidden_leaders import FACTIONS, LEADERS, THRESHOLDS
-from throne.games.hidden_leaders.cards import GUARDIAN_LEADERS, GUARDIANS
-from throne.games.hidden_leaders.scoring import faction_heroes, winning_faction
+from throne.games.hidden_leaders.fast import (
+    FACTIONS,
+    GUARDIAN_LEADERS,
+    GUARDIANS,
+    LEADERS,
+    THRESHOLDS,
+    faction_heroes,
+    winning_faction,
+)
 
 SPREAD_PER_PLAY = 0.9
 """Marker spread (std. dev., spaces) added per expected future play."""

@@ -13,10 +13,18 @@ from collections.abc import Hashable
 from typing import Any
 
 from throne.ai.search import SearchOps
-from throne.games.leaders.actions import MOVE_STRINGS
-from throne.games.leaders.board import DISTANCE, LINE2, NEIGHBOURS
-from throne.games.leaders.pieces import AR, AS, CU, NE, NUM_KINDS
-from throne.games.leaders.rules import ACTION
+from throne.games.leaders.fast import (
+    ACTION,
+    AR,
+    AS,
+    CU,
+    DISTANCE,
+    LINE2,
+    MOVE_STRINGS,
+    NE,
+    NEIGHBOURS,
+    NUM_KINDS,
+)
 
 #: Weights of the features (tuned by arena play against the greedy and random bots).
 W_ATTACKER = 1.0

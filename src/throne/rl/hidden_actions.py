@@ -28,8 +28,7 @@ import itertools
 from collections.abc import Iterable, Sequence
 
 from throne.games import hidden_leaders as hl
-from throne.games.hidden_leaders.cards import GUARDIANS
-from throne.games.hidden_leaders.fate import FATE_KINDS
+from throne.games.hidden_leaders.fast import FATE_KINDS, GUARDIANS
 
 MAX_SEATS = 6
 MAX_DOWN = 24

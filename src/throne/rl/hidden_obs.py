@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from throne.games import hidden_leaders as hl
-from throne.games.hidden_leaders.fate import FATE_KINDS
+from throne.games.hidden_leaders.fast import FATE_KINDS
 from throne.rl.hidden_actions import CARD_IDS, CARD_INDEX
 
 MAX_SEATS = 6

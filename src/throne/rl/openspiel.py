@@ -129,7 +129,7 @@ class LeadersState(pyspiel.State):
         tokens["market"] = ",".join(c or "-" for c in market)
         tokens["deck"] = ",".join(deck) or "-"
         text = " ".join(f"{k}={v}" for k, v in tokens.items())
-        from throne.games import leaders
+        from throne.games.leaders import fast as leaders
 
         self._engine = _Engine(leaders.from_position(text, draw_rule=self._codec.draw_rule))
         self._slots, self._chosen, self._pool = [], [], []
@@ -192,12 +192,12 @@ class LeadersObserver:
         self.dict = {"observation": self.tensor.reshape(leaders_obs.SHAPE)}
 
     def set_from(self, state: LeadersState, player: int) -> None:
-        self.tensor[:] = leaders_obs.encode(public_view(state._engine.state), player).ravel()
+        self.tensor[:] = leaders_obs.encode(public_view(state.engine()), player).ravel()
 
     def string_from(self, state: LeadersState, player: int) -> str:
         if self.perfect_recall:
             return " ".join(str(a) for a in state.history())
-        tokens = _tokens(state._engine.state.position())
+        tokens = _tokens(state.engine().position())
         tokens["deck"] = ",".join(sorted(_cards(tokens["deck"]), key=_CARD_INDEX.__getitem__)) or "-"
         return " ".join(f"{k}={v}" for k, v in tokens.items())
 
@@ -312,10 +312,10 @@ class HiddenLeadersObserver:
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: HiddenLeadersState, player: int) -> None:
-        self.tensor[:] = self.codec.observe(state._engine.state, player)
+        self.tensor[:] = self.codec.observe(state.engine(), player)
 
     def string_from(self, state: HiddenLeadersState, player: int) -> str:
-        view = dict(state._engine.state.view(player))
+        view = dict(state.engine().view(player))
         view.pop("legal_moves", None)
         return json.dumps(view, sort_keys=True)
 

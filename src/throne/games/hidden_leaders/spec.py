@@ -8,6 +8,7 @@ from typing import Any
 from ..api import GameSpec, Option
 from ..randomness import RNG_VERSION
 from .cards import MODULES, THRESHOLDS
+from .events import events as _events
 from .record import RecordError, record_to_state
 from .rules import new_game
 from .state import IllegalMoveError, State
@@ -61,6 +62,7 @@ SPEC = GameSpec(
     blind=_blind,
     reveal=_dump,
     check_options=_check,
+    events=_events,
     fast_path="throne.games.hidden_leaders.fast",
     warmup=("throne.games.hidden_leaders",),
     notation="docs/hidden-leaders.md: decision strings such as 'play CARD', 'hero 1.2', 'pass'",

@@ -337,7 +337,7 @@ export class HiddenTable {
     }
     const fate = view.fate;
     if (fate && Array.isArray(fate.cards)) {
-      options.append(h("div", { class: "cards", id: "fate-cards" }, ...fate.cards.map((kind) => h("div", { class: "hl-card fate-card", "data-fate": kind }, h("span", { class: "name", text: t(`hl.fate.${kind}`) })))));
+      options.append(h("div", { class: "cards", id: "fate-cards" }, ...fate.cards.map((kind) => h("div", { class: "hl-card fate-card", "data-fate": kind, "data-pick": `fate ${kind}` }, h("span", { class: "name", text: t(`hl.fate.${kind}`) })))));
     }
     const pending = view.pending_cards || [];
     if (pending.length) {
