@@ -43,7 +43,8 @@ export function renderMarket(container, view, { pickable = new Set(), chosen = n
       button.setAttribute("aria-pressed", String(chosen === code));
       button.addEventListener("click", () => onPick && onPick(code));
     } else {
-      button.disabled = true;
+      // Not a move now, but still a button: a tap opens the card's help (help.js).
+      button.setAttribute("aria-disabled", "true");
     }
     container.appendChild(button);
   }
