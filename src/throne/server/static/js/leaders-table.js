@@ -18,6 +18,8 @@ function cardLabel(code) {
  * "market" is every available card, and the banished cards replace the deck count. */
 export function renderMarket(container, view, { pickable = new Set(), chosen = null, onPick = null } = {}) {
   container.replaceChildren();
+  const heading = container.parentElement && container.parentElement.querySelector("h2");
+  if (heading) heading.textContent = t(view.mode === "strategist" ? "ui.leaders.available" : "ui.leaders.market");
   for (const code of view.market || []) {
     const button = document.createElement("button");
     button.type = "button";
