@@ -24,6 +24,7 @@ def pip(extras: str, stamp: str) -> list[str]:
 TEST_RUN = [
     "bash scripts/system-deps.sh",
     ".venv/bin/ruff check src tests benchmarks",
+    ".venv/bin/lint-imports",
     ".venv/bin/python -m pytest -n 2 --dist loadgroup",
 ]
 
