@@ -3,8 +3,10 @@ the site's Content-Security-Policy (the fixture fails on any blocked script or s
 
 from __future__ import annotations
 
+import re
+
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from tests.e2e.helpers import DESKTOP, PHONE, Contexts, screenshot
 
@@ -50,3 +52,57 @@ def test_rules_and_help_are_linked_from_the_lobby(contexts: Contexts) -> None:
     expect(page.locator("#faction-undead")).to_be_visible()
     page.locator("#nav-help").click()
     expect(page.locator("#help-notation")).to_contain_text("c3-c4")
+
+
+def _start_vs_bot(page: Page, game: str) -> None:
+    page.goto("/")
+    page.select_option("#quick-level", "random")
+    page.click(f"#play-bot-{game}")
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    expect(page.locator("#net-status")).to_have_attribute("data-state", "online")
+
+
+def test_help_opens_by_tap_on_a_champion_at_phone_width(contexts: Contexts) -> None:
+    page = contexts.page(viewport=PHONE, has_touch=True)
+    _start_vs_bot(page, "leaders")
+    expect(page.locator("#leaders-goal")).to_be_visible()
+    # a market card that cannot be taken now (or can: then the Help toggle comes first)
+    card = page.locator("#market .market-card[data-code]").first
+    if "clickable" in (card.get_attribute("class") or ""):
+        page.tap("#help-toggle")
+    name = card.locator("strong").inner_text().strip()
+    card.tap(force=True)  # aria-disabled (not a move now), which Playwright would wait on; a finger does not
+    dialog = page.locator("#help-dialog")
+    expect(dialog).to_be_visible()
+    expect(dialog.locator("h2")).to_have_text(name)
+    expect(dialog.locator("svg.rules-board")).to_be_visible()  # the rules page's diagram of the champion
+    box = dialog.bounding_box()
+    assert box and box["width"] <= PHONE["width"]
+    screenshot(page, "help-champion-phone-en")
+    page.tap("#help-close")
+    expect(dialog).to_be_hidden()
+    # the own Leader can move, so a plain tap selects it; with the toggle the tap opens its help instead
+    side = int(page.eval_on_selector("#table-root", "r => r.dataset.seat"))
+    leader = f'.cell:has(.piece[data-piece="L"][data-side="{side}"])'
+    mine = page.eval_on_selector(leader, "g => g.dataset.cell")
+    page.tap("#help-toggle")
+    page.tap(f'#board .cell[data-cell="{mine}"]')
+    expect(dialog.locator("h2")).to_have_text(re.compile("South" if side == 0 else "North"))
+    expect(page.locator("#help-toggle")).to_have_attribute("aria-pressed", "false")
+
+
+def test_help_opens_by_tap_on_a_card_and_the_track_says_who_would_win(contexts: Contexts) -> None:
+    page = contexts.page(lang="fa", viewport=PHONE, has_touch=True)
+    _start_vs_bot(page, "hidden-leaders")
+    expect(page.locator("#track-names")).to_contain_text("نشانگر قرمز")
+    expect(page.locator("#live-faction")).to_have_attribute("data-faction", "water-folk")  # both markers on 4
+    tavern = page.locator("#tavern .hl-card[data-card]").first
+    card = tavern.get_attribute("data-card")
+    page.tap("#help-toggle")
+    tavern.tap()
+    dialog = page.locator("#help-dialog")
+    expect(dialog).to_be_visible()
+    expect(dialog.locator("#help-rules")).to_have_attribute("href", f"/rules/hidden-leaders#card-{card}")
+    screenshot(page, "help-card-phone-fa")
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()

@@ -100,6 +100,7 @@ def test_no_message_reveals_a_hidden_card(client: TestClient, modules: list[str]
     assert state.is_over and record["result"]["winner"] == state.winner
 
     checked = 0
+    events_seen: dict[int | None, set[int]] = {who: set() for who in received}
     for who, messages in received.items():
         states = [m for m in messages if m["type"] == "state"]
         assert states[-1]["ply"] == len(record["moves"])
@@ -115,9 +116,20 @@ def test_no_message_reveals_a_hidden_card(client: TestClient, modules: list[str]
             if fate.get("then") == "fate" and fate["seat"] != who:
                 assert view["fate"]["cards"] == {"count": 2}
             if full["phase"] != "over":
-                assert not _tokens(message) & _secrets(full, view, who), (who, message["ply"])
+                rest = {k: v for k, v in message.items() if k != "events"}
+                assert not _tokens(rest) & _secrets(full, view, who), (who, message["ply"])
+            for event in message["events"]:  # a move's events name only what the seat saw before or after it
+                ply = event["ply"]
+                after = plies[ply][0 if who == seat else 1]
+                before = plies[ply - 1][0 if who == seat else 1]
+                if plies[ply][2]["phase"] != "over":
+                    hidden = _secrets(plies[ply][2], after, who) - _tokens(before)
+                    assert not _tokens(event) & hidden, (who, event)
+                events_seen[who].add(ply)
             checked += 1
     assert checked > 20
+    for who in received:  # every move is described to every connection, once
+        assert events_seen[who] == set(range(1, len(record["moves"]) + 1)), who
     assert errors
     for guess, error, ply in errors:
         assert error["code"] == "illegal_move"

@@ -178,6 +178,9 @@ class GameSpec:
     - `check_options(players, options)` lets the engine refuse combinations of valid options.
     - `move_grammar()` describes the forms of the move strings to clients (`/api/meta`), when the engine
       has a grammar module.
+    - `events(before, move, after, seat, reveal)` describes what `move` (played on `before`, giving `after`)
+      did, as JSON-safe events that `seat` may see (None: a spectator; `reveal`: every secret, for replays
+      of finished games); see each engine's `events` module. Without it a game has no events.
     - `fast_path` names the engine module bots and RL adapters may use for speed (documented there).
     """
 
@@ -199,6 +202,7 @@ class GameSpec:
     reveal: Callable[[Any], dict[str, Any]] | None = None
     blind: Callable[[Any, int], Any] | None = None
     check_options: Callable[[int, dict[str, Any]], None] = _no_check
+    events: Callable[[Any, str, Any, int | None, bool], list[dict[str, Any]]] | None = None
     fast_path: str | None = None
     warmup: tuple[str, ...] = ()
     names: Mapping[str, str] = field(default_factory=dict)
@@ -300,6 +304,12 @@ class GameSpec:
         history = state.record().get("moves") or []
         last = history[-1] if history else None
         return last[-1] if isinstance(last, list) else last
+
+    def move_events(
+        self, before: Any, move: str, after: Any, seat: int | None, reveal: bool = False
+    ) -> list[dict[str, Any]]:
+        """The events of one move as `seat` may see them ([] for a game without events)."""
+        return [] if self.events is None else self.events(before, move, after, seat, reveal)
 
     def display_name(self, lang: str = "en") -> str:
         return self.names.get(lang, self.name)

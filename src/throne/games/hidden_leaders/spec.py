@@ -9,6 +9,7 @@ from ..api import GameSpec, Option
 from ..randomness import RNG_VERSION
 from . import moves
 from .cards import MODULES, THRESHOLDS
+from .events import events as _events
 from .record import RecordError, record_to_state
 from .rules import new_game
 from .state import IllegalMoveError, State
@@ -62,6 +63,7 @@ SPEC = GameSpec(
     blind=_blind,
     reveal=_dump,
     check_options=_check,
+    events=_events,
     fast_path="throne.games.hidden_leaders.fast",
     move_grammar=moves.grammar,
     warmup=("throne.games.hidden_leaders",),

@@ -261,14 +261,19 @@ async def replay(
     moves = await hub.db(hub.repo.moves, game_id)
     finished = info.status == "finished"
 
-    def step(state: Any, ply: int, seat: int | None, mv: str | None) -> dict[str, Any]:
+    def step(state: Any, ply: int, seat: int | None, mv: str | None, before: Any = None) -> dict[str, Any]:
+        events = []
+        if before is not None and mv is not None:
+            # a finished game reveals everything; a live one shows what spectators may see
+            evs = kind.spec.move_events(before, mv, state, None, finished)
+            events = [{"ply": ply, "seat": seat, **ev} for ev in evs]
         if finished:
-            entry = {"ply": ply, "seat": seat, "move": mv}
+            entry = {"ply": ply, "seat": seat, "move": mv, "events": events}
             if views:
                 entry["view"] = kind.reveal(state)
             return entry
         view = kind.view(state, None)
-        entry = {"ply": ply, "seat": seat, "move": kind.public_move(state) if ply else None}
+        entry = {"ply": ply, "seat": seat, "move": kind.public_move(state) if ply else None, "events": events}
         if views:
             entry["view"] = view
         return entry
@@ -278,8 +283,9 @@ async def replay(
         state = initial_state(kind, info)
         every = [step(state, 0, None, None)]
         for ply, (seat, mv) in enumerate(moves, start=1):
+            before = state.clone()
             state.play(mv)
-            every.append(step(state, ply, seat, mv))
+            every.append(step(state, ply, seat, mv, before))
         return every
 
     key = (game_id, info.status, len(moves), views)  # what a replay depends on; finished games never change

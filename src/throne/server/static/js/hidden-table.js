@@ -198,21 +198,24 @@ export class HiddenTable {
   renderLegends() {
     const view = this.view;
     let box = $("#legends-info", this.root);
-    if (!view.leader_pool) {
-      if (box) box.remove();
-      return;
-    }
     if (!box) {
       box = h("div", { id: "legends-info", class: "track-legend" });
       $("#power-track", this.root).after(box);
     }
+    const guardianName = $("#track-name-guardian", this.root);
+    if (guardianName) guardianName.hidden = !view.leader_pool;
+    // The engine says which faction would win now (a public function of the markers); none is computed here.
     const live = view.live_faction;
-    const parts = [t("ui.hl.leader_pool", { base: view.leader_pool.base, guardians: view.leader_pool.guardians })];
+    const parts = [];
+    if (view.leader_pool) {
+      parts.push(h("span", { id: "leader-pool", text: t("ui.hl.leader_pool", { base: view.leader_pool.base, guardians: view.leader_pool.guardians }) }));
+    }
     if (live && view.phase !== "over") {
       const faction = factionName(live.faction);
-      parts.push(live.guardians_if_seated ? t("ui.hl.live_faction_guardians", { faction }) : t("ui.hl.live_faction", { faction }));
+      const text = live.guardians_if_seated ? t("ui.hl.live_faction_guardians", { faction }) : t("ui.hl.live_faction", { faction });
+      parts.push(h("span", { id: "live-faction", "data-faction": live.faction, text }));
     }
-    box.replaceChildren(...parts.map((text, i) => h("span", { id: i ? "live-faction" : "leader-pool", text })));
+    box.replaceChildren(...parts);
   }
 
   renderMine() {
@@ -337,7 +340,7 @@ export class HiddenTable {
     }
     const fate = view.fate;
     if (fate && Array.isArray(fate.cards)) {
-      options.append(h("div", { class: "cards", id: "fate-cards" }, ...fate.cards.map((kind) => h("div", { class: "hl-card fate-card", "data-fate": kind }, h("span", { class: "name", text: t(`hl.fate.${kind}`) })))));
+      options.append(h("div", { class: "cards", id: "fate-cards" }, ...fate.cards.map((kind) => h("div", { class: "hl-card fate-card", "data-fate": kind, "data-pick": `fate ${kind}` }, h("span", { class: "name", text: t(`hl.fate.${kind}`) })))));
     }
     const pending = view.pending_cards || [];
     if (pending.length) {

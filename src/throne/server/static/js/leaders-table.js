@@ -18,6 +18,8 @@ function cardLabel(code) {
  * "market" is every available card, and the banished cards replace the deck count. */
 export function renderMarket(container, view, { pickable = new Set(), chosen = null, onPick = null } = {}) {
   container.replaceChildren();
+  const heading = container.parentElement && container.parentElement.querySelector("h2");
+  if (heading) heading.textContent = t(view.mode === "strategist" ? "ui.leaders.available" : "ui.leaders.market");
   for (const code of view.market || []) {
     const button = document.createElement("button");
     button.type = "button";
@@ -43,7 +45,8 @@ export function renderMarket(container, view, { pickable = new Set(), chosen = n
       button.setAttribute("aria-pressed", String(chosen === code));
       button.addEventListener("click", () => onPick && onPick(code));
     } else {
-      button.disabled = true;
+      // Not a move now, but still a button: a tap opens the card's help (help.js).
+      button.setAttribute("aria-disabled", "true");
     }
     container.appendChild(button);
   }
