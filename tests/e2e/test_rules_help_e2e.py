@@ -106,3 +106,62 @@ def test_help_opens_by_tap_on_a_card_and_the_track_says_who_would_win(contexts: 
     screenshot(page, "help-card-phone-fa")
     page.keyboard.press("Escape")
     expect(dialog).to_be_hidden()
+
+
+# (cells or market cards clicked, in order) for each lesson of the Leaders tutorial
+LEADERS_LESSON_CLICKS = [["d1", "d2"], ["d3", "d5"], ["+AS", "a1"], ["d2", "d4"], ["a1", "a3"]]
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_leaders_tutorial_is_completed_by_clicks(contexts: Contexts, lang: str) -> None:
+    page = contexts.page(lang=lang, viewport=PHONE if lang == "ja" else DESKTOP)
+    page.goto("/")
+    page.click("#tutorial-link")
+    page.click("#tutorial-leaders-link")
+    root = page.locator("#table-root")
+    for step, clicks in enumerate(LEADERS_LESSON_CLICKS):
+        expect(root).to_have_attribute("data-step", str(step))
+        if step == 3:
+            screenshot(page, f"tutorial-leaders-capture-{lang}")
+        for click in clicks:
+            if click.startswith("+"):
+                page.click(f'#market .market-card[data-code="{click[1:]}"]')
+            else:
+                page.click(f'#board .cell[data-cell="{click}"]')
+        expect(root).to_have_attribute("data-step-done", str(step))
+        expect(page.locator("#tutorial-feedback")).to_have_attribute("data-state", "done")
+        if step < len(LEADERS_LESSON_CLICKS) - 1:
+            page.click("#tutorial-next")
+    expect(root).to_have_attribute("data-finished", "true")
+    expect(page.locator("#result")).to_be_visible()  # the engine's own end of game: South surrounded North
+
+
+def test_a_legal_move_that_misses_the_lesson_is_refused_and_the_lesson_restarts(contexts: Contexts) -> None:
+    page = contexts.page()
+    page.goto("/tutorial/leaders")
+    root = page.locator("#table-root")
+    expect(root).to_have_attribute("data-step", "0")
+    page.click("#end-actions")  # legal, but the lesson asks for a Leader step
+    expect(page.locator("#tutorial-feedback")).to_have_attribute("data-state", "retry")
+    expect(page.locator('#board .cell[data-cell="d1"] .piece[data-piece="L"]')).to_have_count(1)
+
+
+def test_the_hidden_leaders_tutorial_turn_is_completed_by_clicks(contexts: Contexts) -> None:
+    page = contexts.page(lang="fa", viewport=PHONE)
+    page.goto("/tutorial/hidden-leaders")
+    root = page.locator("#table-root")
+    expect(root).to_have_attribute("data-lesson", "action")
+    page.locator("#my-hand .play-card").first.click()
+    for _ in range(12):  # resolve the card's choices, draw to 4, discard to 3: each time the first option
+        if root.get_attribute("data-finished") == "true":
+            break
+        made = root.get_attribute("data-moves")
+        options = page.locator("#decision-options button[data-move], #my-hand .play-card")
+        if options.count():
+            options.first.click()
+        else:
+            page.locator(".pickable").first.click()
+        page.wait_for_function("(before) => document.querySelector('#table-root').dataset.moves !== before",
+                               arg=made)
+    expect(root).to_have_attribute("data-finished", "true")
+    screenshot(page, "tutorial-hidden-leaders-fa-phone")
