@@ -108,3 +108,32 @@ def test_live_record_is_public_and_replay_shows_spectator_views(client: TestClie
     steps = client.get(f"/api/games/{game_id}/replay").json()["steps"]
     assert [s["move"] for s in steps] == [None, first]
     assert "deck" not in steps[-1]["view"]
+
+
+def test_strategist_mode_is_a_table_option(client: TestClient) -> None:
+    """/api/meta offers the Leaders mode; a Strategist table starts with banishments."""
+    meta = client.get("/api/meta").json()["games"]["leaders"]
+    options = {o["name"]: o for o in meta["options"]}
+    assert options["mode"]["choices"] == ["discovery", "strategist"]
+    assert options["mode"]["default"] == "discovery"
+    body = {"game": "leaders", "bot": "easy", "options": {"mode": "strategist"}}
+    r = client.post("/api/play-bot", json=body)
+    assert r.status_code == 201, r.text
+    game_id = r.json()["game"]["id"]
+    rng = random.Random(3)
+    bans = 0
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        hello(ws)
+        while True:
+            msg, _ = read_until(ws, "state")
+            assert msg["view"]["mode"] == "strategist" and msg["view"]["deck_size"] == 0
+            if msg["status"] == "finished":
+                break
+            if msg["your_turn"]:
+                bans += any(m.startswith("ban ") for m in msg["legal_moves"])
+                ws.send_json({"type": "move", "move": rng.choice(msg["legal_moves"]), "ply": msg["ply"]})
+    assert bans >= 1  # every player banishes before the first recruitment
+    record = client.get(f"/api/games/{game_id}/record").json()
+    assert [m for m in record["moves"] if m.startswith("ban ")][:2] == record["moves"][:2]
+    bad = client.post("/api/play-bot", json={"game": "leaders", "bot": "easy", "options": {"mode": "expert"}})
+    assert bad.status_code == 400 and "mode" in bad.text
