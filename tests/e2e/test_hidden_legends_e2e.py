@@ -61,7 +61,7 @@ def open_table(contexts: Contexts, state: hl.State, seat: int, lang: str = "en")
     page.route_web_socket(re.compile(r"/ws/games/\d+$"), engine.handler)
     page.goto("/")
     page.select_option("#quick-level", "random")
-    page.click("#play-bot-hidden")
+    page.click("#play-bot-hidden-leaders")
     page.wait_for_url(re.compile(r"/games/\d+$"))
     expect(page.locator("#table-root")).to_have_attribute("data-ply", str(engine.ply))
     return page, engine
@@ -72,7 +72,7 @@ def fate_position() -> hl.State:
     st = run_card("baneful-beacon", {"modules": ALL, "parties": {1: "huggable-hulk"}, "guardian": 6,
                                      "skips": [2]}, ["R-1", "1:huggable-hulk"])
     st.stack[-1] = {**st.stack[-1], "hid": ["guardian-2", "red-1"]}
-    st._cache = None
+    st.changed()
     return st
 
 
@@ -87,7 +87,7 @@ def test_guardian_marker_and_a_fate_choice_by_click(contexts: Contexts) -> None:
     expect(page.locator("#fate-cards .fate-card")).to_have_count(2)
     red = page.locator('#decision-options button[data-move="fate red-1"]')
     expect(red).to_have_text("Fate: Red marker −1")
-    page.click('#decision-options button[data-move="fate guardian-2"]')
+    page.click('#fate-cards .fate-card[data-fate="guardian-2"]')  # the drawn card itself is clickable
     expect(page.locator("#table-root")).to_have_attribute("data-ply", str(engine.ply))
     assert engine.moves == ["fate guardian-2"]
     # the Fate moved the Guardian marker −2; the Beacon may bury a second Guardian card, or skip

@@ -93,3 +93,18 @@ def test_private_table_by_invite_link(contexts: Contexts) -> None:
     for page in (ann, bob):
         expect(page.locator("#board .cell")).to_have_count(37)
     assert {data(ann, "seat"), data(bob, "seat")} == {"0", "1"}
+
+
+def test_lobby_offers_the_strategist_mode(contexts: Contexts) -> None:
+    page = contexts.page()
+    page.goto("/")
+    page.select_option("#create-game", "leaders")
+    expect(page.locator("#create-mode")).to_have_value("discovery")
+    labels = page.locator("#create-mode option").all_inner_texts()
+    assert labels == ["Discovery (3-card market)", "Strategist (banishments, every card available)"]
+    page.select_option("#create-mode", "strategist")
+    page.click("#create-submit")
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    expect(page.locator("#banned")).to_contain_text("Banished:")
+    expect(page.locator("#market").locator("xpath=..").locator("h2")).to_have_text("Available champions")
+    expect(page.locator("#market .market-card")).not_to_have_count(3)

@@ -100,6 +100,7 @@ def test_no_message_reveals_a_hidden_card(client: TestClient, modules: list[str]
     assert state.is_over and record["result"]["winner"] == state.winner
 
     checked = 0
+    events_seen: dict[int | None, set[int]] = {who: set() for who in received}
     for who, messages in received.items():
         states = [m for m in messages if m["type"] == "state"]
         assert states[-1]["ply"] == len(record["moves"])
@@ -115,9 +116,20 @@ def test_no_message_reveals_a_hidden_card(client: TestClient, modules: list[str]
             if fate.get("then") == "fate" and fate["seat"] != who:
                 assert view["fate"]["cards"] == {"count": 2}
             if full["phase"] != "over":
-                assert not _tokens(message) & _secrets(full, view, who), (who, message["ply"])
+                rest = {k: v for k, v in message.items() if k != "events"}
+                assert not _tokens(rest) & _secrets(full, view, who), (who, message["ply"])
+            for event in message["events"]:  # a move's events name only what the seat saw before or after it
+                ply = event["ply"]
+                after = plies[ply][0 if who == seat else 1]
+                before = plies[ply - 1][0 if who == seat else 1]
+                if plies[ply][2]["phase"] != "over":
+                    hidden = _secrets(plies[ply][2], after, who) - _tokens(before)
+                    assert not _tokens(event) & hidden, (who, event)
+                events_seen[who].add(ply)
             checked += 1
     assert checked > 20
+    for who in received:  # every move is described to every connection, once
+        assert events_seen[who] == set(range(1, len(record["moves"]) + 1)), who
     assert errors
     for guess, error, ply in errors:
         assert error["code"] == "illegal_move"
@@ -127,7 +139,7 @@ def test_no_message_reveals_a_hidden_card(client: TestClient, modules: list[str]
 
 def test_replay_of_a_live_game_shows_public_information_only(client: TestClient) -> None:
     r = client.post("/api/play-bot", json={"game": "hidden-leaders", "players": 3, "bot": "random"})
-    game_id, token = r.json()["game"]["id"], r.json()["token"]
+    game_id, token, seat = r.json()["game"]["id"], r.json()["token"], r.json()["seat"]
     rng = random.Random(9)
     with client.websocket_connect(f"/ws/games/{game_id}") as ws:
         hello(ws, token)
@@ -147,10 +159,17 @@ def test_replay_of_a_live_game_shows_public_information_only(client: TestClient)
     assert replay["status"] == "live" and len(replay["steps"]) >= 1
     assert info.seed is None and len(info.secret) == 32  # a fresh 128-bit secret, not a small seed
     state = hl.new_game(players=3, seed=info.secret, variant="full", modules=("core",))
+    before: dict = {}
     for step, lean in zip(replay["steps"], light["steps"], strict=True):
         if step["ply"]:
             state.play(moves[step["ply"] - 1][1])
         public = state.view(None)
         assert step["view"] == public and "view" not in lean and lean["move"] == step["move"]
         assert step["move"] == (public["last_move"] or {}).get("move")
-        assert not _tokens(step) & _secrets(state.to_json(), public, None)
+        rest = {k: v for k, v in step.items() if k != "events"}
+        assert not _tokens(rest) & _secrets(state.to_json(), public, None)
+        # the events are those of the request's seat (its session): nothing hidden from that seat
+        mine = state.view(seat)
+        assert not _tokens(step["events"]) & (_secrets(state.to_json(), mine, seat) - _tokens(before))
+        assert step["events"] == lean["events"]
+        before = mine

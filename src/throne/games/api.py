@@ -176,6 +176,11 @@ class GameSpec:
     - `reveal(state)` is everything about a state, secrets included, for replays of finished games; by
       default the spectators' view (right when the game has no secret).
     - `check_options(players, options)` lets the engine refuse combinations of valid options.
+    - `move_grammar()` describes the forms of the move strings to clients (`/api/meta`), when the engine
+      has a grammar module.
+    - `events(before, move, after, seat, reveal)` describes what `move` (played on `before`, giving `after`)
+      did, as JSON-safe events that `seat` may see (None: a spectator; `reveal`: every secret, for replays
+      of finished games); see each engine's `events` module. Without it a game has no events.
     - `fast_path` names the engine module bots and RL adapters may use for speed (documented there).
     """
 
@@ -197,10 +202,12 @@ class GameSpec:
     reveal: Callable[[Any], dict[str, Any]] | None = None
     blind: Callable[[Any, int], Any] | None = None
     check_options: Callable[[int, dict[str, Any]], None] = _no_check
+    events: Callable[[Any, str, Any, int | None, bool], list[dict[str, Any]]] | None = None
     fast_path: str | None = None
     warmup: tuple[str, ...] = ()
     names: Mapping[str, str] = field(default_factory=dict)
     notation: str = ""
+    move_grammar: Callable[[], list[dict[str, str]]] | None = None
 
     def __post_init__(self) -> None:
         if not self.players:
@@ -298,6 +305,12 @@ class GameSpec:
         last = history[-1] if history else None
         return last[-1] if isinstance(last, list) else last
 
+    def move_events(
+        self, before: Any, move: str, after: Any, seat: int | None, reveal: bool = False
+    ) -> list[dict[str, Any]]:
+        """The events of one move as `seat` may see them ([] for a game without events)."""
+        return [] if self.events is None else self.events(before, move, after, seat, reveal)
+
     def display_name(self, lang: str = "en") -> str:
         return self.names.get(lang, self.name)
 
@@ -314,6 +327,8 @@ class GameSpec:
             "secret_moves": self.secret_moves,
             "bot_levels": list(self.bot_levels),
             "perfect_information": self.perfect_information,
+            "notation": self.notation,
+            "move_grammar": self.move_grammar() if self.move_grammar is not None else None,
         }
 
 

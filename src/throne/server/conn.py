@@ -21,6 +21,7 @@ class Conn:
         self.game_id = game_id
         self.occupant: int | None = None  # seat row id; None for spectators
         self.seat: int | None = None
+        self.events_ply: int | None = None  # the ply of the last `state` sent (its events were sent)
         self.closed = False
         self._outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(OUTBOX)
         self._writer = asyncio.create_task(self._write())

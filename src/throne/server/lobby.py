@@ -477,8 +477,10 @@ class Hub:
         seat: int | None,
         cache: dict[int | None, dict[str, Any]] | None = None,
         bot_seats: frozenset[int] = frozenset(),
+        events: list[dict[str, Any]] | None = None,
     ) -> dict[str, Any]:
-        """One connection's `state` message. A seat played by a bot (a take-over) is never told to move."""
+        """One connection's `state` message. A seat played by a bot (a take-over) is never told to move.
+        `events` are those of the moves since the previous `state` this connection got."""
         if cache is not None and seat in cache:
             view = cache[seat]
         else:
@@ -500,6 +502,7 @@ class Hub:
             "last_move": view.get("last_move") if isinstance(view, dict) else None,
             "view": view,
             "result": result,
+            "events": events or [],
         }
 
     def broadcast_state(self, match: Match) -> None:
@@ -508,16 +511,34 @@ class Hub:
         result = match.kind.result(match.state)
         bots = _bot_seats(match.info)
         for conn in list(self.rooms.get(match.game_id, ())):
+            events = match.events.since(conn.events_ply, match.ply, conn.seat)
+            conn.events_ply = match.ply
             conn.send(
                 self.state_message(
-                    match.game_id, match.kind, match.state, match.ply, status, result, conn.seat, cache, bots
+                    match.game_id,
+                    match.kind,
+                    match.state,
+                    match.ply,
+                    status,
+                    result,
+                    conn.seat,
+                    cache,
+                    bots,
+                    events,
                 )
             )
 
-    async def current_state(self, game_id: int, seat: int | None) -> dict[str, Any] | None:
-        """The `state` message for one connection of a live or finished game (None while open)."""
+    async def current_state(
+        self, game_id: int, seat: int | None, conn: Conn | None = None
+    ) -> dict[str, Any] | None:
+        """The `state` message for one connection of a live or finished game (None while open); `conn`'s
+        first state carries the events of the last move, and it is sent the later ones from there."""
         match = self.matches.get(game_id)
         if match is not None:
+            events = None
+            if conn is not None:
+                events = match.events.since(conn.events_ply, match.ply, seat)
+                conn.events_ply = match.ply
             status = "finished" if match.over else "live"
             return self.state_message(
                 game_id,
@@ -528,6 +549,7 @@ class Hub:
                 match.kind.result(match.state),
                 seat,
                 bot_seats=_bot_seats(match.info),
+                events=events,
             )
         loaded = await self.finished_state(game_id)
         if loaded is None:

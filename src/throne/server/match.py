@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from throne.server.events import EventLog
 from throne.server.games import GameKind
 from throne.server.resilience import Backoff
 from throne.store.repo import GameInfo, StalePly, StoreUnavailable
@@ -60,6 +61,7 @@ class Match:
         self.kind = kind
         self.state = state
         self.ply = info.ply
+        self.events = EventLog()
         self.inbox: asyncio.Queue[_Move | _Takeover | _Wake | None] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
         self._bot_task: asyncio.Task[None] | None = None
@@ -205,6 +207,10 @@ class Match:
         rate = self.hub.rating_hook(self.info) if result is not None else None
         await self._store(item, self.game_id, ply, item.seat, item.move, result, rate)
         self.state, self.ply = state, ply + 1  # one step, no await in between: state and ply agree
+        try:
+            self.events.add(self.kind, self.ply, item.seat, live, item.move, state)
+        except Exception:  # a description that fails must not undo a committed move
+            log.exception("game %s: no events for move %d", self.game_id, self.ply)
         if result is not None:
             self.info.status, self.info.result = "finished", result
         self.hub.broadcast_state(self)
@@ -279,6 +285,8 @@ class Match:
             return False
         changed = len(moves) != self.ply or info.status != self.info.status
         self.state, self.info, self.ply, self._dirty = state, info, len(moves), False
+        if changed:
+            self.events.clear()  # the moves read back were never described here
         self.backoff.reset()
         self._bot_ply = None
         if changed:

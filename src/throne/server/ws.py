@@ -138,7 +138,7 @@ class _Session:
         )
         if occupant is not None:  # a seat's presence changed; spectators only change a count
             hub.broadcast_table(info)
-        state = await hub.current_state(info.id, self.conn.seat)
+        state = await hub.current_state(info.id, self.conn.seat, self.conn)
         if state is not None:
             self.conn.send(state)
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from itertools import combinations
 
 import pytest
 
 from throne.games import hidden_leaders as hl
-from throne.games.hidden_leaders.cards import NOT_2P
+from throne.games.hidden_leaders.cards import NOT_2P, deck_cards
 
 from .test_information import MODULE_IDS, MODULE_SETS
 
@@ -79,3 +80,22 @@ def test_random_playout_ends_games(players: int) -> None:
             track=False)
         n = hl.random_playout(st, random.Random(seed))
         assert st.is_over and n > 0 and st.winning_faction is not None
+
+
+OPTIONAL = ("kickstarter", "queens", "legends")
+MIXES = [("core", *extra) for n in range(4) for extra in combinations(OPTIONAL, n)]
+
+
+@pytest.mark.parametrize("modules", MIXES, ids=["+".join(m) for m in MIXES])
+def test_every_module_mix_ends_and_replays(modules: tuple[str, ...]) -> None:
+    """Every combination of the optional modules, 2–6 players: a random game ends, keeps every card and
+    replays exactly from its record."""
+    for players in range(2, 7):
+        seed = 7 * players + len(modules)
+        rng = random.Random(seed)
+        st = hl.new_game(players=players, seed=seed, modules=modules)
+        while not st.is_over:
+            st.play(rng.choice(st.legal_moves()))
+        assert sum(all_cards(st).values()) == 1 + len(deck_cards(modules, players))
+        assert hl.record_to_state(st.record()).to_json() == st.to_json()
+        assert ("guardian" in st.to_json()["markers"]) == ("legends" in modules)

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..api import GameSpec, Option
 from ..randomness import RNG_VERSION
+from . import events as _ev
 from .errors import IllegalMoveError, LeadersError
 from .hidden import blind_record
 from .record import record_to_state
@@ -20,6 +21,12 @@ def _new(seed: Any, players: int, options: Mapping[str, Any], rng: int | None = 
 
 def _blind(state: State, seat: int) -> dict[str, Any]:
     return blind_record(state)  # the deck order is the only secret, and no seat knows it
+
+
+def _events(
+    before: State, move: str, after: State, seat: int | None, reveal: bool = False
+) -> list[dict[str, Any]]:
+    return _ev.events(before, move, after)  # nothing of a move is secret: every seat sees the same
 
 
 def _public_move(state: State) -> str | None:
@@ -41,7 +48,8 @@ SPEC = GameSpec(
     perfect_information=True,
     public_move=_public_move,
     blind=_blind,
+    events=_events,
     fast_path="throne.games.leaders.fast",
     warmup=("throne.games.leaders",),
-    notation="docs/leaders.md: moves like 'a1-b2', 'recruit HE b1', 'end'",
+    notation="docs/leaders.md: moves like 'd1-d2', 'c3:c4>c5', '+RI@a1', 'end', 'ban NE'",
 )

@@ -260,15 +260,22 @@ async def replay(
     kind = kind_of(info.game)
     moves = await hub.db(hub.repo.moves, game_id)
     finished = info.status == "finished"
+    # the events of a live game as the request's seat may see them (its own cards named), else public
+    viewer = None if finished else await _seat_for(request, game_id, required=False)
 
-    def step(state: Any, ply: int, seat: int | None, mv: str | None) -> dict[str, Any]:
+    def step(state: Any, ply: int, seat: int | None, mv: str | None, before: Any = None) -> dict[str, Any]:
+        events = []
+        if before is not None and mv is not None:
+            # a finished game reveals everything; a live one shows what spectators may see
+            evs = kind.spec.move_events(before, mv, state, viewer, finished)
+            events = [{"ply": ply, "seat": seat, **ev} for ev in evs]
         if finished:
-            entry = {"ply": ply, "seat": seat, "move": mv}
+            entry = {"ply": ply, "seat": seat, "move": mv, "events": events}
             if views:
                 entry["view"] = kind.reveal(state)
             return entry
         view = kind.view(state, None)
-        entry = {"ply": ply, "seat": seat, "move": kind.public_move(state) if ply else None}
+        entry = {"ply": ply, "seat": seat, "move": kind.public_move(state) if ply else None, "events": events}
         if views:
             entry["view"] = view
         return entry
@@ -278,10 +285,11 @@ async def replay(
         state = initial_state(kind, info)
         every = [step(state, 0, None, None)]
         for ply, (seat, mv) in enumerate(moves, start=1):
+            before = state.clone()
             state.play(mv)
-            every.append(step(state, ply, seat, mv))
+            every.append(step(state, ply, seat, mv, before))
         return every
 
-    key = (game_id, info.status, len(moves), views)  # what a replay depends on; finished games never change
+    key = (game_id, info.status, len(moves), views, viewer)  # what a replay depends on
     steps = (await hub.cached(key, build))[start : start + limit]
     return {"id": game_id, "game": info.game, "status": info.status, "total": len(moves) + 1, "steps": steps}
