@@ -25,9 +25,11 @@ class Contexts:
         self.opened: list[BrowserContext] = []
         self.errors: list[str] = []
 
-    def page(self, *, lang: str = "en", viewport: dict | None = None) -> Page:
+    def page(self, *, lang: str = "en", viewport: dict | None = None, has_touch: bool = False) -> Page:
         locale = {"en": "en-US", "fa": "fa-IR", "ja": "ja-JP"}[lang]
-        context = self.browser.new_context(base_url=self.base, viewport=viewport or DESKTOP, locale=locale)
+        context = self.browser.new_context(
+            base_url=self.base, viewport=viewport or DESKTOP, locale=locale, has_touch=has_touch
+        )
         context.set_default_timeout(20_000)
         self.opened.append(context)
         page = context.new_page()

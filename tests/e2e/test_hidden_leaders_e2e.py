@@ -91,9 +91,14 @@ def test_whole_hidden_leaders_game_against_bots_with_a_spectator(contexts: Conte
     assert len(set(leaders)) == 4 and all(leaders)
     expect(page.locator("#tiebreak")).to_contain_text("How the winner was decided")
     expect(page.locator("#result")).to_be_visible()
+    # the log narrates the card plays, and the end says which faction won and why
+    expect(page.locator('#log li[data-type="play"]').first).to_contain_text(" played ")
+    expect(page.locator("#end-why")).to_contain_text(" win: ")
+    assert page.locator('#log li[data-type="game-end"]').count() == 1
     # Once over, everything is revealed to everyone: the spectator sees the same leaders.
     spectator.reload()
     expect(spectator.locator("#scores tr")).to_have_count(4)
+    expect(spectator.locator("#end-why")).to_contain_text(" win: ")
     assert (
         spectator.eval_on_selector_all("#scores td[data-leader]", "tds => tds.map(td => td.dataset.leader)")
         == leaders

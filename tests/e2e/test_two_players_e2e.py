@@ -106,4 +106,5 @@ def test_lobby_offers_the_strategist_mode(contexts: Contexts) -> None:
     page.click("#create-submit")
     page.wait_for_url(re.compile(r"/games/\d+$"))
     expect(page.locator("#banned")).to_contain_text("Banished:")
+    expect(page.locator("#market").locator("xpath=..").locator("h2")).to_have_text("Available champions")
     expect(page.locator("#market .market-card")).not_to_have_count(3)

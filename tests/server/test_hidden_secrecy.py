@@ -139,7 +139,7 @@ def test_no_message_reveals_a_hidden_card(client: TestClient, modules: list[str]
 
 def test_replay_of_a_live_game_shows_public_information_only(client: TestClient) -> None:
     r = client.post("/api/play-bot", json={"game": "hidden-leaders", "players": 3, "bot": "random"})
-    game_id, token = r.json()["game"]["id"], r.json()["token"]
+    game_id, token, seat = r.json()["game"]["id"], r.json()["token"], r.json()["seat"]
     rng = random.Random(9)
     with client.websocket_connect(f"/ws/games/{game_id}") as ws:
         hello(ws, token)
@@ -159,6 +159,7 @@ def test_replay_of_a_live_game_shows_public_information_only(client: TestClient)
     assert replay["status"] == "live" and len(replay["steps"]) >= 1
     assert info.seed is None and len(info.secret) == 32  # a fresh 128-bit secret, not a small seed
     state = hl.new_game(players=3, seed=info.secret, variant="full", modules=("core",))
+    before: dict = {}
     shared = min(len(replay["steps"]), len(light["steps"]))  # the bots may move between the two requests
     for step, lean in zip(replay["steps"][:shared], light["steps"][:shared], strict=True):
         if step["ply"]:
@@ -166,4 +167,10 @@ def test_replay_of_a_live_game_shows_public_information_only(client: TestClient)
         public = state.view(None)
         assert step["view"] == public and "view" not in lean and lean["move"] == step["move"]
         assert step["move"] == (public["last_move"] or {}).get("move")
-        assert not _tokens(step) & _secrets(state.to_json(), public, None)
+        rest = {k: v for k, v in step.items() if k != "events"}
+        assert not _tokens(rest) & _secrets(state.to_json(), public, None)
+        # the events are those of the request's seat (its session): nothing hidden from that seat
+        mine = state.view(seat)
+        assert not _tokens(step["events"]) & (_secrets(state.to_json(), mine, seat) - _tokens(before))
+        assert step["events"] == lean["events"]
+        before = mine

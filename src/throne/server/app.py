@@ -14,7 +14,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from throne.server import pages, rules_pages, ws
+from throne.server import pages, rules_pages, tutorials, ws
 from throne.server.caps import Caps
 from throne.server.config import Settings
 from throne.server.csrf import CsrfGuard
@@ -81,7 +81,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(CsrfGuard, allowed_origins=settings.allowed_origins)
     app.add_middleware(SecurityHeaders)  # outermost: refusals by the guards above carry the headers too
-    routers = (accounts.router, games.router, players.router, ws.router, pages.router, rules_pages.router)
+    routers = (accounts.router, games.router, players.router, ws.router, pages.router, rules_pages.router,
+               tutorials.router, tutorials.pages)
     for router in routers:
         app.include_router(router)
     STATIC.mkdir(exist_ok=True)

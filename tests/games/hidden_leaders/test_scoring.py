@@ -90,3 +90,24 @@ def test_scores_before_the_end_are_hypothetical() -> None:
     st = build({"players": 2, "leaders": ["lemron", "cyra"], "parties": {0: "leery-lizard"}})
     assert st.winner is None and st.winning_faction is None
     assert [r["winner"] for r in st.scores()] == [True, False]
+
+
+@pytest.mark.parametrize(
+    ("markers", "faction"),
+    [
+        ((9, 9), "undead"),
+        ((12, 9), "undead"),
+        ((8, 9), "water-folk"),
+        ((4, 4), "water-folk"),
+        ((6, 4), "imperial-army"),
+        ((12, 8), "imperial-army"),
+        ((1, 3), "hill-tribes"),
+        ((9, 11), "undead"),
+        ((7, 11), "hill-tribes"),
+    ],
+)
+def test_every_view_says_which_faction_would_win_now(markers: tuple[int, int], faction: str) -> None:
+    """§5.1 as a public function of the markers: every seat and a spectator see the same answer."""
+    st = build({"markers": markers})
+    want = {"faction": faction, "guardians_if_seated": False}
+    assert [st.view(seat)["live_faction"] for seat in (None, 0, 1, 2)] == [want] * 4

@@ -250,3 +250,16 @@ def test_random_games_end_and_replay(seed: int) -> None:
         assert n_bans == 2
     again = leaders.record_to_state(rec)
     assert (again.position(), again.winner, again.termination) == (st.position(), st.winner, st.termination)
+
+
+def test_nothing_is_hidden_in_strategist_mode() -> None:
+    """No deck: what a bot is handed (the blind record) is the record itself, and every search world is the
+    true state."""
+    import random as rnd
+
+    from throne.games.leaders.hidden import blind_record, redeal, unseen
+
+    st = play([*OPENING, "ban VI", "ban HE", "end"])
+    assert unseen(st) == [] and st.view()["deck_size"] == 0
+    assert blind_record(st) == st.record()
+    assert redeal(st, rnd.Random(5)).position() == st.position()

@@ -218,7 +218,8 @@ def view(st: State, seat: int | None) -> dict[str, Any]:
         d["skips"] = list(st.skips)
         d["leader_pool"] = {"base": a, "guardians": b}  # the sizes are public, the leaders are not
         d["fate"] = fate_view(st, None if over else seat)
-        d["live_faction"] = scoring.public_faction(st)
+    # The faction that would win if the game ended now: a function of the public markers only (legends §3.3).
+    d["live_faction"] = scoring.public_faction(st)
     if seat is not None:
         known = []
         for c, z in sorted(st.known[seat].items()):

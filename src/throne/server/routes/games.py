@@ -260,12 +260,14 @@ async def replay(
     kind = kind_of(info.game)
     moves = await hub.db(hub.repo.moves, game_id)
     finished = info.status == "finished"
+    # the events of a live game as the request's seat may see them (its own cards named), else public
+    viewer = None if finished else await _seat_for(request, game_id, required=False)
 
     def step(state: Any, ply: int, seat: int | None, mv: str | None, before: Any = None) -> dict[str, Any]:
         events = []
         if before is not None and mv is not None:
             # a finished game reveals everything; a live one shows what spectators may see
-            evs = kind.spec.move_events(before, mv, state, None, finished)
+            evs = kind.spec.move_events(before, mv, state, viewer, finished)
             events = [{"ply": ply, "seat": seat, **ev} for ev in evs]
         if finished:
             entry = {"ply": ply, "seat": seat, "move": mv, "events": events}
@@ -288,6 +290,6 @@ async def replay(
             every.append(step(state, ply, seat, mv, before))
         return every
 
-    key = (game_id, info.status, len(moves), views)  # what a replay depends on; finished games never change
+    key = (game_id, info.status, len(moves), views, viewer)  # what a replay depends on
     steps = (await hub.cached(key, build))[start : start + limit]
     return {"id": game_id, "game": info.game, "status": info.status, "total": len(moves) + 1, "steps": steps}

@@ -3,6 +3,7 @@
 // strings, hidden-leaders.md §7.1), a public log and the final scoring. Game data (card factions, leader
 // alliances) comes from the page (rendered by the server from the engine); no rule lives here.
 import { t, cardName, has } from "./i18n.js";
+import { EventLog, hiddenEnding } from "./narrate.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
 
@@ -130,10 +131,19 @@ export class HiddenTable {
     this.legal = [];
     this.log = [];
     this.result = null;
+    this.ending = null; // the game-end event, once seen
+    this.narrated = false; // the log is built from events (else from public move strings)
+    this.events = new EventLog($("#log", root), {
+      game: "hidden-leaders",
+      seat,
+      name: (s) => seatLabel(this.names, s),
+      choice: (move) => moveLabel(move, this.names),
+    });
   }
 
   setSeat(seat) {
     this.seat = seat;
+    this.events.ctx.seat = seat;
   }
 
   setNames(names) {
@@ -145,7 +155,24 @@ export class HiddenTable {
     this.view = msg.view;
     this.legal = msg.legal_moves || [];
     this.result = msg.result || null;
+    const events = msg.events || [];
+    if (events.length) {
+      if (!this.narrated) this.events.clear();
+      this.narrated = true;
+      if (this.seat === null && this.turnDone) this.events.unmark(); // a spectator: only the last turn
+      this.events.add(events, { fresh: true });
+      this.turnDone = events.some((ev) => ev.type === "turn-end");
+    }
+    for (const ev of events) if (ev.type === "game-end") this.ending = ev;
     this.render();
+  }
+
+  /** Replace the narrated log (a reconnect: the events of every move so far). */
+  setEvents(events, upto = Infinity) {
+    this.narrated = true;
+    this.events.replace(events, upto);
+    for (const ev of events) if (ev.type === "game-end") this.ending = ev;
+    if (this.view) this.render();
   }
 
   setLog(entries) {
@@ -160,6 +187,7 @@ export class HiddenTable {
 
   play(move) {
     this.legal = [];
+    this.events.unmark(); // you acted: the marks of the others' turns go
     this.send(move);
     this.render();
   }
@@ -198,21 +226,24 @@ export class HiddenTable {
   renderLegends() {
     const view = this.view;
     let box = $("#legends-info", this.root);
-    if (!view.leader_pool) {
-      if (box) box.remove();
-      return;
-    }
     if (!box) {
       box = h("div", { id: "legends-info", class: "track-legend" });
       $("#power-track", this.root).after(box);
     }
+    const guardianName = $("#track-name-guardian", this.root);
+    if (guardianName) guardianName.hidden = !view.leader_pool;
+    // The engine says which faction would win now (a public function of the markers); none is computed here.
     const live = view.live_faction;
-    const parts = [t("ui.hl.leader_pool", { base: view.leader_pool.base, guardians: view.leader_pool.guardians })];
+    const parts = [];
+    if (view.leader_pool) {
+      parts.push(h("span", { id: "leader-pool", text: t("ui.hl.leader_pool", { base: view.leader_pool.base, guardians: view.leader_pool.guardians }) }));
+    }
     if (live && view.phase !== "over") {
       const faction = factionName(live.faction);
-      parts.push(live.guardians_if_seated ? t("ui.hl.live_faction_guardians", { faction }) : t("ui.hl.live_faction", { faction }));
+      const text = live.guardians_if_seated ? t("ui.hl.live_faction_guardians", { faction }) : t("ui.hl.live_faction", { faction });
+      parts.push(h("span", { id: "live-faction", "data-faction": live.faction, text }));
     }
-    box.replaceChildren(...parts.map((text, i) => h("span", { id: i ? "live-faction" : "leader-pool", text })));
+    box.replaceChildren(...parts);
   }
 
   renderMine() {
@@ -441,9 +472,12 @@ export class HiddenTable {
     else if (winner === this.seat) banner.textContent = t("ui.table.you_won");
     else banner.textContent = t("ui.table.winner", { name: seatLabel(this.names, winner) });
     $("#tiebreak", this.root).textContent = t("ui.hl.tiebreak", { how: t(`ui.hl.tiebreak.${tiebreakOf(scores, winner)}`) });
+    const why = $("#end-why", this.root);
+    if (why) why.replaceChildren(...(this.ending ? [hiddenEnding(this.ending, this.events.ctx)] : []));
   }
 
   renderLog() {
+    if (this.narrated) return;
     const list = $("#log", this.root);
     list.replaceChildren();
     for (const entry of this.log) {

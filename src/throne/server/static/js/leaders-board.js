@@ -69,11 +69,14 @@ function sideName(side) {
  * @param {SVGSVGElement} svg
  * @param {object} view the engine's Leaders view (pieces, acted, turn, …)
  * @param {{flip?: boolean, highlight?: Map<string,string>, clickable?: Set<string>,
- *          onCell?: (name: string) => void, lastMove?: string[], lost?: string|null}} opts
- *   highlight: cell → "dest" | "target" | "selected" | "path"; clickable: cells that react to clicks/keys.
+ *          onCell?: (name: string) => void, lastMove?: string[], lost?: string|null,
+ *          marks?: Map<string,number>, culprits?: Set<string>}} opts
+ *   highlight: cell → "dest" | "target" | "selected" | "path"; clickable: cells that react to clicks/keys;
+ *   marks: cells the opponent's last turn touched → the number of the action; culprits: the capturing pieces.
  */
 export function drawBoard(svg, view, opts = {}) {
-  const { flip = false, highlight = new Map(), clickable = new Set(), onCell = null, lastMove = [], lost = null } = opts;
+  const { flip = false, highlight = new Map(), clickable = new Set(), onCell = null, lastMove = [], lost = null,
+    marks = new Map(), culprits = new Set() } = opts;
   const focused = document.activeElement && svg.contains(document.activeElement)
     ? document.activeElement.getAttribute("data-cell") : null;
   svg.replaceChildren();
@@ -97,6 +100,8 @@ export function drawBoard(svg, view, opts = {}) {
     if (kind) g.classList.add(kind);
     if (last.has(name) && !kind) g.classList.add("path");
     if (around.has(name)) g.classList.add("around-lost");
+    if (marks.has(name)) g.classList.add("marked");
+    if (culprits.has(name)) g.classList.add("culprit");
     let hexClass = "hex";
     if (SOUTH_RECRUIT.has(name)) hexClass += " recruit-south";
     if (NORTH_RECRUIT.has(name)) hexClass += " recruit-north";
@@ -113,6 +118,12 @@ export function drawBoard(svg, view, opts = {}) {
       drawPiece(g, piece, cx, cy, piece.side === view.turn && acted.has(piece.code));
     }
     title.textContent = description;
+    if (marks.has(name) && marks.get(name) !== "") {
+      const badge = el("g", { class: "mark-badge" }, g);
+      el("circle", { cx: cx - SIZE * 0.62, cy: cy - SIZE * 0.55, r: 7.5 }, badge);
+      const num = el("text", { x: cx - SIZE * 0.62, y: cy - SIZE * 0.55 + 3.5, "text-anchor": "middle" }, badge);
+      num.textContent = String(marks.get(name));
+    }
     if (lost !== null && piece && piece.code === "L" && piece.side === lost) {
       el("circle", { class: "lost-mark", cx, cy, r: SIZE * 0.92 }, g);
     }

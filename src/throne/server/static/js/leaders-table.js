@@ -3,6 +3,8 @@
 import { t, pieceName, has } from "./i18n.js";
 import { drawBoard } from "./leaders-board.js";
 import { choices, cellsOf } from "./leaders-moves.js";
+import { EventLog, leadersEnding } from "./narrate.js";
+import { playTurn, cellsOfEvent } from "./animate.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
 
@@ -18,6 +20,8 @@ function cardLabel(code) {
  * "market" is every available card, and the banished cards replace the deck count. */
 export function renderMarket(container, view, { pickable = new Set(), chosen = null, onPick = null } = {}) {
   container.replaceChildren();
+  const heading = container.parentElement && container.parentElement.querySelector("h2");
+  if (heading) heading.textContent = t(view.mode === "strategist" ? "ui.leaders.available" : "ui.leaders.market");
   for (const code of view.market || []) {
     const button = document.createElement("button");
     button.type = "button";
@@ -43,7 +47,8 @@ export function renderMarket(container, view, { pickable = new Set(), chosen = n
       button.setAttribute("aria-pressed", String(chosen === code));
       button.addEventListener("click", () => onPick && onPick(code));
     } else {
-      button.disabled = true;
+      // Not a move now, but still a button: a tap opens the card's help (help.js).
+      button.setAttribute("aria-disabled", "true");
     }
     container.appendChild(button);
   }
@@ -99,6 +104,13 @@ export class LeadersTable {
     this.legal = [];
     this.clicks = [];
     this.moves = [];
+    this.marks = new Map(); // cells of the opponent's last turn → action number ("" for a path's middle)
+    this.marksDone = false; // the marked turn has ended: the next opponent action starts new marks
+    this.ending = null; // the game-end event, once seen
+    this.started = false;
+    this.log = new EventLog($("#event-log", root), { game: "leaders", seat, name: null });
+    const skip = $("#skip-anim", root);
+    if (skip) skip.addEventListener("click", () => playTurn.skip && playTurn.skip());
     $("#end-actions", root).addEventListener("click", () => this.play("end"));
     $("#finish-step", root).addEventListener("click", () => {
       const { complete } = choices(this.legal, this.clicks);
@@ -112,14 +124,58 @@ export class LeadersTable {
 
   setSeat(seat) {
     this.seat = seat;
+    this.log.ctx.seat = seat;
   }
 
-  /** A new state from the server: redraw everything, drop a half-made move. */
+  /** A new state from the server: redraw everything, drop a half-made move; then mark, narrate and replay
+   * the opponent's actions it reports (its `events`). */
   update(msg) {
     this.view = msg.view;
     this.legal = msg.legal_moves || [];
     this.clicks = [];
+    const events = msg.events || [];
+    const theirs = this.noteEvents(events);
     this.render();
+    this.log.add(events, { fresh: true });
+    if (this.started && theirs.length) {
+      const skip = $("#skip-anim", this.root);
+      playTurn($("#board", this.root), theirs, {
+        market: $("#market", this.root),
+        onStart: () => { if (skip) skip.hidden = false; },
+        onEnd: () => { if (skip) skip.hidden = true; },
+      });
+    }
+    this.started = true;
+  }
+
+  /** Keep the marks of the last opponent turn (a spectator: of the last turn); returns the opponent's events. */
+  noteEvents(events) {
+    const theirs = events.filter((ev) => ev.seat !== this.seat || this.seat === null);
+    for (const ev of events) if (ev.type === "game-end") this.ending = ev;
+    if (!theirs.length) return theirs;
+    if (this.marksDone) {
+      this.marks.clear();
+      this.log.unmark();
+      this.marksDone = false;
+    }
+    let n = Math.max(0, ...[...this.marks.values()].filter((v) => v !== ""));
+    for (const ev of theirs) {
+      const cells = cellsOfEvent(ev);
+      if (!cells.length) continue;
+      n += 1;
+      cells.forEach((cell, i) => {
+        if (i === cells.length - 1 || ev.type === "recruit") this.marks.set(cell, n);
+        else if (!this.marks.has(cell)) this.marks.set(cell, "");
+      });
+    }
+    if (theirs.some((ev) => ev.type === "turn-end") && this.seat === null) this.marksDone = true;
+    return theirs;
+  }
+
+  /** Replace the narrated log (a reconnect: the events of every move so far). */
+  setEvents(events, upto = Infinity) {
+    this.log.replace(events, upto);
+    for (const ev of events) if (ev.type === "game-end") this.ending = ev;
   }
 
   setMoves(moves) {
@@ -140,6 +196,8 @@ export class LeadersTable {
 
   play(move) {
     this.clicks = [];
+    this.marks.clear(); // you acted: the marks of the opponent's turn go
+    this.log.unmark();
     this.send(move);
     this.legal = [];
     this.render();
@@ -195,6 +253,8 @@ export class LeadersTable {
       onCell: (cell) => (this.clicks.length === 1 && this.clicks[0] === cell ? this.reset() : this.click(cell)),
       lastMove: cellsOf(view.last_move),
       lost: view.termination === "capture" || view.termination === "surround" ? lost : null,
+      marks: view.is_over ? new Map() : this.marks,
+      culprits: new Set(this.ending && view.is_over ? this.ending.pieces.map((p) => p.cell) : []),
     });
 
     const marketCodes = new Set([...next].filter((tok) => tok.startsWith("+")).map((tok) => tok.slice(1)));
@@ -254,6 +314,12 @@ export class LeadersTable {
     const result = $("#result", root);
     result.hidden = !view.is_over;
     result.textContent = resultText(view, this.seat);
+    if (view.is_over && this.ending) {
+      const why = document.createElement("span");
+      why.className = "end-why";
+      why.append(" ", leadersEnding(this.ending, this.log.ctx), ".");
+      result.append(why);
+    }
   }
 
   isPair() {

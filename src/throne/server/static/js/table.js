@@ -72,7 +72,19 @@ function ensureController() {
   }
 }
 
+/** The narrated log of every move so far (from the replay's public events). */
+async function refreshEvents(msg) {
+  try {
+    const data = await api(`/api/games/${gameId}/replay?start=0&limit=5000&views=false${invite ? `&invite=${encodeURIComponent(invite)}` : ""}`);
+    const steps = (data.steps || []).filter((s) => s.ply > 0 && s.ply <= msg.ply);
+    if (controller.setEvents) controller.setEvents(steps.flatMap((s) => s.events || []), msg.ply);
+  } catch {
+    /* the log fills from the next moves */
+  }
+}
+
 async function refreshHistory(msg) {
+  refreshEvents(msg);
   if (summary.game === "leaders") {
     try {
       const record = await api(`/api/games/${gameId}/record${invite ? `?invite=${encodeURIComponent(invite)}` : ""}`);
@@ -121,7 +133,7 @@ function onState(msg) {
   const last = msg.view && msg.view.last_move !== undefined && msg.view.last_move !== null ? msg.view.last_move : msg.last_move;
   if (previous >= 0 && msg.ply === previous + 1 && last) {
     if (summary.game === "leaders") controller.pushMove(typeof last === "string" ? last : last.move);
-    else controller.pushLog(typeof last === "string" ? { seat: msg.last_move ? msg.last_move.seat : null, move: last } : last);
+    else if (!(msg.events && msg.events.length)) controller.pushLog(typeof last === "string" ? { seat: msg.last_move ? msg.last_move.seat : null, move: last } : last);
   } else if (msg.ply !== previous) {
     refreshHistory(msg);
   }
