@@ -72,7 +72,7 @@ def fate_position() -> hl.State:
     st = run_card("baneful-beacon", {"modules": ALL, "parties": {1: "huggable-hulk"}, "guardian": 6,
                                      "skips": [2]}, ["R-1", "1:huggable-hulk"])
     st.stack[-1] = {**st.stack[-1], "hid": ["guardian-2", "red-1"]}
-    st._cache = None
+    st.changed()
     return st
 
 

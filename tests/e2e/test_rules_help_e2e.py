@@ -121,13 +121,14 @@ def test_the_leaders_tutorial_is_completed_by_clicks(contexts: Contexts, lang: s
     root = page.locator("#table-root")
     for step, clicks in enumerate(LEADERS_LESSON_CLICKS):
         expect(root).to_have_attribute("data-step", str(step))
-        if step == 3:
-            screenshot(page, f"tutorial-leaders-capture-{lang}")
-        for click in clicks:
+        for i, click in enumerate(clicks):
             if click.startswith("+"):
                 page.click(f'#market .market-card[data-code="{click[1:]}"]')
             else:
                 page.click(f'#board .cell[data-cell="{click}"]')
+            if step == 3 and i == 0:  # the Rider selected: its destinations are highlighted
+                page.locator("#tutorial").scroll_into_view_if_needed()
+                screenshot(page, f"tutorial-leaders-capture-{lang}")
         expect(root).to_have_attribute("data-step-done", str(step))
         expect(page.locator("#tutorial-feedback")).to_have_attribute("data-state", "done")
         if step < len(LEADERS_LESSON_CLICKS) - 1:

@@ -176,6 +176,8 @@ class GameSpec:
     - `reveal(state)` is everything about a state, secrets included, for replays of finished games; by
       default the spectators' view (right when the game has no secret).
     - `check_options(players, options)` lets the engine refuse combinations of valid options.
+    - `move_grammar()` describes the forms of the move strings to clients (`/api/meta`), when the engine
+      has a grammar module.
     - `events(before, move, after, seat, reveal)` describes what `move` (played on `before`, giving `after`)
       did, as JSON-safe events that `seat` may see (None: a spectator; `reveal`: every secret, for replays
       of finished games); see each engine's `events` module. Without it a game has no events.
@@ -205,6 +207,7 @@ class GameSpec:
     warmup: tuple[str, ...] = ()
     names: Mapping[str, str] = field(default_factory=dict)
     notation: str = ""
+    move_grammar: Callable[[], list[dict[str, str]]] | None = None
 
     def __post_init__(self) -> None:
         if not self.players:
@@ -324,6 +327,8 @@ class GameSpec:
             "secret_moves": self.secret_moves,
             "bot_levels": list(self.bot_levels),
             "perfect_information": self.perfect_information,
+            "notation": self.notation,
+            "move_grammar": self.move_grammar() if self.move_grammar is not None else None,
         }
 
 

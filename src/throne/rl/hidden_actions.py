@@ -28,7 +28,7 @@ import itertools
 from collections.abc import Iterable, Sequence
 
 from throne.games import hidden_leaders as hl
-from throne.games.hidden_leaders.fast import FATE_KINDS, GUARDIANS
+from throne.games.hidden_leaders.fast import FATE_KINDS, GUARDIANS, moves
 
 MAX_SEATS = 6
 MAX_DOWN = 24
@@ -46,8 +46,8 @@ class ActionEncodingError(ValueError):
     """A move string or action id outside the encoding (or not meaningful for the given hand)."""
 
 
-_FIXED = ("pass", "skip", "draw harbor", "pile graveyard", "pile wilderness", "flip", "look")
-_CARD_BLOCKS = ("play", "tavern", "pick", "hand", "draw tavern")
+_FIXED = moves.FIXED
+_CARD_BLOCKS = moves.CARD_VERBS
 _STEPS = tuple(d for d in range(-MAX_STEP, MAX_STEP + 1) if d != 0)
 _SUBSETS: tuple[tuple[int, ...], ...] = tuple(
     s for k in (1, 2, 3) for s in itertools.combinations(range(MAX_HAND), k)
@@ -83,10 +83,7 @@ def _card(card: str, move: str) -> int:
         raise ActionEncodingError(f"unknown card {card!r} in move {move!r}") from None
 
 
-def _step(token: str, letter: str, move: str) -> int:
-    if len(token) < 3 or token[0] != letter or token[1] not in "+-" or not token[2:].isdigit():
-        raise ActionEncodingError(f"not a marker move: {token!r} in {move!r}")
-    d = int(token[1:])
+def _step(d: int, move: str) -> int:
     if d == 0 or abs(d) > MAX_STEP:
         raise ActionEncodingError(f"marker step out of range in {move!r}")
     return _STEPS.index(d)
@@ -104,56 +101,51 @@ def _positions(cards: Sequence[str], hand: Sequence[str], move: str) -> list[int
 
 def encode(move: str, hand: Sequence[str] = ()) -> int:
     """The id of `move`; `hand` is the acting seat's hand (needed for `discard` and `keep` moves)."""
-    if move in _FIXED:
-        return FIXED + _FIXED.index(move)
-    words = move.split()
-    head = words[0] if words else ""
-    if head == "draw" and len(words) == 3 and words[1] == "tavern":
-        return CARD_BLOCK["draw tavern"] + _card(words[2], move)
-    if head in ("play", "tavern", "pick", "hand") and len(words) == 2:
-        return CARD_BLOCK[head] + _card(words[1], move)
-    if head == "faction" and len(words) == 2:
-        if words[1] not in FACTION_IDS:
+    try:
+        m = moves.parse(move)
+    except moves.MoveSyntaxError as exc:
+        raise ActionEncodingError(f"move {move!r} is not in the Hidden Leaders action encoding") from exc
+    if m.form == "fixed":
+        return FIXED + _FIXED.index(m.verb)
+    if m.form == "card":
+        return CARD_BLOCK[m.verb] + _card(m.cards[0], move)
+    if m.form == "faction":
+        if m.name not in FACTION_IDS:
             raise ActionEncodingError(f"unknown faction in {move!r}")
-        return FACTION + FACTION_IDS.index(words[1])
-    if head == "fate" and len(words) == 2:
-        if words[1] not in FATE_IDS:
+        return FACTION + FACTION_IDS.index(m.name)
+    if m.form == "fate":
+        if m.name not in FATE_IDS:
             raise ActionEncodingError(f"unknown Fate card in {move!r}")
-        return FATE + FATE_IDS.index(words[1])
-    if head == "seat" and len(words) == 2 and words[1].isdigit() and int(words[1]) < MAX_SEATS:
-        return SEAT + int(words[1])
-    if head == "discard" and 2 <= len(words) <= 4:
-        positions = tuple(sorted(_positions(words[1:], hand, move)))
+        return FATE + FATE_IDS.index(m.name)
+    if m.form == "seat" and m.seat is not None and m.seat < MAX_SEATS:
+        return SEAT + m.seat
+    if m.form == "discard":
+        positions = tuple(sorted(_positions(m.cards, hand, move)))
         if len(set(positions)) != len(positions):
             raise ActionEncodingError(f"a card repeats in {move!r}")
         return DISCARD + _SUBSET_INDEX[positions]
-    if head == "keep" and len(words) == 4 and words[2] == "discard":
-        keep, drop = _positions((words[1], words[3]), hand, move)
+    if m.form == "keep":
+        keep, drop = _positions(m.cards, hand, move)
         if keep == drop:
             raise ActionEncodingError(f"the same card is kept and discarded in {move!r}")
         return SETUP + _PAIR_INDEX[(keep, drop)]
-    if len(words) == 1 and ":" in move:
-        seat_text, _, target = move.partition(":")
-        if not seat_text.isdigit() or int(seat_text) >= MAX_SEATS:
+    if m.form in ("hero-up", "hero-down"):
+        if m.seat is None or m.seat >= MAX_SEATS:
             raise ActionEncodingError(f"bad seat in {move!r}")
-        seat = int(seat_text)
-        if target.startswith("down") and target[4:].isdigit():
-            k = int(target[4:])
-            if k >= MAX_DOWN:
+        if m.form == "hero-down":
+            if m.index is None or m.index >= MAX_DOWN:
                 raise ActionEncodingError(f"face-down position beyond {MAX_DOWN} in {move!r}")
-            return HERO_DOWN + seat * MAX_DOWN + k
-        return HERO_UP + seat * C + _card(target, move)
-    if len(words) == 1 and words[0][:1] in ("R", "G"):
-        if words[0][0] == "R":
-            return MARKER_R + _step(words[0], "R", move)
-        return MARKER_G + _step(words[0], "G", move)
-    if len(words) == 2 and words[0][:1] == "R" and words[1][:1] == "G":
-        return MARKER_RG + _step(words[0], "R", move) * len(_STEPS) + _step(words[1], "G", move)
+            return HERO_DOWN + m.seat * MAX_DOWN + m.index
+        return HERO_UP + m.seat * C + _card(m.cards[0], move)
+    if m.form == "marker":
+        letters = tuple(letter for letter, _ in m.steps)
+        if letters == ("R",):
+            return MARKER_R + _step(m.steps[0][1], move)
+        if letters == ("G",):
+            return MARKER_G + _step(m.steps[0][1], move)
+        if letters == ("R", "G"):
+            return MARKER_RG + _step(m.steps[0][1], move) * len(_STEPS) + _step(m.steps[1][1], move)
     raise ActionEncodingError(f"move {move!r} is not in the Hidden Leaders action encoding")
-
-
-def _signed(letter: str, i: int) -> str:
-    return f"{letter}{_STEPS[i]:+d}"
 
 
 def decode(action: int, hand: Sequence[str] = ()) -> str:
@@ -164,33 +156,33 @@ def decode(action: int, hand: Sequence[str] = ()) -> str:
         return _FIXED[action]
     if action < FACTION:
         block, card = divmod(action - len(_FIXED), C)
-        return f"{_CARD_BLOCKS[block]} {CARD_IDS[card]}"
+        return moves.card(_CARD_BLOCKS[block], CARD_IDS[card])
     if action < FATE:
-        return f"faction {FACTION_IDS[action - FACTION]}"
+        return moves.faction(FACTION_IDS[action - FACTION])
     if action < SEAT:
-        return f"fate {FATE_IDS[action - FATE]}"
+        return moves.fate(FATE_IDS[action - FATE])
     if action < HERO_UP:
-        return f"seat {action - SEAT}"
+        return moves.seat(action - SEAT)
     if action < HERO_DOWN:
         seat, card = divmod(action - HERO_UP, C)
-        return f"{seat}:{CARD_IDS[card]}"
+        return moves.hero_up(seat, CARD_IDS[card])
     if action < MARKER_R:
         seat, k = divmod(action - HERO_DOWN, MAX_DOWN)
-        return f"{seat}:down{k}"
+        return moves.hero_down(seat, k)
     if action < MARKER_G:
-        return _signed("R", action - MARKER_R)
+        return moves.markers([("R", _STEPS[action - MARKER_R])])
     if action < MARKER_RG:
-        return _signed("G", action - MARKER_G)
+        return moves.markers([("G", _STEPS[action - MARKER_G])])
     if action < DISCARD:
         r, g = divmod(action - MARKER_RG, len(_STEPS))
-        return f"{_signed('R', r)} {_signed('G', g)}"
+        return moves.markers([("R", _STEPS[r]), ("G", _STEPS[g])])
     order = sort_hand(hand)
     if action < SETUP:
         positions = _SUBSETS[action - DISCARD]
         if positions[-1] >= len(order):
             raise ActionEncodingError(f"action {action} names hand position {positions[-1]} of {len(order)}")
-        return "discard " + " ".join(sorted(order[p] for p in positions))
+        return moves.discard(sorted(order[p] for p in positions))
     keep, drop = _PAIRS[action - SETUP]
     if max(keep, drop) >= len(order):
         raise ActionEncodingError(f"action {action} names a hand position beyond {len(order)} cards")
-    return f"keep {order[keep]} discard {order[drop]}"
+    return moves.keep(order[keep], order[drop])

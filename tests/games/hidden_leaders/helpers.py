@@ -57,7 +57,7 @@ def build(spec: dict[str, Any]) -> State:
     st.turn = spec.get("turn", 0)
     st.phase = spec.get("phase", "action")
     st.known = [dict(spec.get("known", {}).get(p, {})) for p in range(n)]
-    st._cache = None
+    st.changed()
     return st
 
 
@@ -103,7 +103,7 @@ def run_card(card: str, spec: dict[str, Any], moves: list[Any]) -> State:
     """
     st = build(spec)
     st.hands[st.turn].append(card)
-    st._cache = None
+    st.changed()
     st.play(f"play {card}")
     for m in moves:
         if isinstance(m, list):
@@ -123,7 +123,7 @@ def force_fate(st: State, seat: int, kind: str) -> None:
     assert fr.get("then") == "fate", f"expected a Fate, got the decision {st.legal_moves()}"
     assert st.to_play == seat, f"the Fate belongs to seat {st.to_play}, not {seat}"
     st.stack[-1] = {**fr, "hid": [kind, kind]}
-    st._cache = None
+    st.changed()
     assert st.legal_moves() == [f"fate {kind}"]
     st.play(f"fate {kind}")
 

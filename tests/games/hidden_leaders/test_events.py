@@ -49,7 +49,7 @@ def _play(st: State, move: str, log: list[list[list[dict[str, Any]]]]) -> None:
 def _run(card: str, setup: dict[str, Any], moves: list[Any]) -> list[list[list[dict[str, Any]]]]:
     st = build(setup)
     st.hands[st.turn].append(card)
-    st._cache = None
+    st.changed()
     log: list[list[list[dict[str, Any]]]] = []
     _play(st, f"play {card}", log)
     for m in moves:
@@ -92,7 +92,7 @@ def test_a_look_names_the_card_only_to_the_seat_that_looked() -> None:
     st = build({"players": 3, "parties": {1: "~leery-lizard", 2: "~furious-frog"}, "hands": {0: "keen-koi"}})
     card = "curious-troll"  # look at up to 2 face-down heroes
     st.hands[0].append(card)
-    st._cache = None
+    st.changed()
     log: list[list[list[dict[str, Any]]]] = []
     _play(st, f"play {card}", log)
     while st.phase == "resolve" and st.to_play == 0:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import moves as _moves
 from .cards import EMPEROR, FACTIONS, GUARDIANS, factions_of, is_of
 from .state import ABILITIES, Cand, Frame, State, ability, cont, filt, op
 
@@ -15,7 +16,7 @@ HT, IA, WF, UD = FACTIONS
 
 
 def parse_moves(text: str) -> list[tuple[str, int]]:
-    return [(m[0], int(m[1:])) for m in text.split()]
+    return _moves.marker_steps(text)
 
 
 # ====================================================================== generic filters
@@ -69,7 +70,7 @@ def _f_tavern(st: State, fr: Frame) -> list[Cand]:
     ex = st.chain if fr.get("asif") else ()
     only = fr.get("only")
     return [
-        (f"tavern {c}", i)
+        (_moves.card("tavern", c), i)
         for i, c in enumerate(st.tavern)
         if c is not None and (fac is None or is_of(c, fac)) and c not in ex and (only is None or c in only)
     ]
@@ -82,7 +83,7 @@ def _f_hand(st: State, fr: Frame) -> list[Cand]:
     prefix = fr.get("prefix", "hand")
     only = fr.get("only")
     return [
-        (f"{prefix} {c}", c)
+        (_moves.card(prefix, c), c)
         for c in st.hands[fr["seat"]]
         if (fac is None or is_of(c, fac)) and (nfac is None or not is_of(c, nfac))
         and (only is None or c in only)
@@ -98,13 +99,13 @@ def _f_seat(st: State, fr: Frame) -> list[Cand]:
             continue
         if cond == "hand" and not st.hands[p]:
             continue
-        out.append((f"seat {p}", p))
+        out.append((_moves.seat(p), p))
     return out
 
 
 @filt("faction")
 def _f_faction(st: State, fr: Frame) -> list[Cand]:
-    return [(f"faction {f}", f) for f in factions_of(st.modules)]
+    return [(_moves.faction(f), f) for f in factions_of(st.modules)]
 
 
 @filt("pick")
@@ -112,7 +113,8 @@ def _f_pick(st: State, fr: Frame) -> list[Cand]:
     cards = st.graveyard if fr.get("src") == "grave" else fr.get("hid", fr.get("pub", ()))
     ex = st.chain if fr.get("asif") and "hid" not in fr else ()
     fac = fr.get("fac")
-    return [(f"pick {c}", c) for c in dict.fromkeys(cards) if c not in ex and (fac is None or is_of(c, fac))]
+    picked = [c for c in dict.fromkeys(cards) if c not in ex and (fac is None or is_of(c, fac))]
+    return [(_moves.card("pick", c), c) for c in picked]
 
 
 @filt("fixed")

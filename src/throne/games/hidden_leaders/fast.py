@@ -1,6 +1,7 @@
 """The documented fast path of the Hidden Leaders engine, for bots and learning code: card and leader
-tables, scoring helpers a heuristic needs, and the Fate kinds an encoder names. Everything bots and RL
-adapters may rely on is re-exported here; the other modules of the package are internals and may change.
+tables, scoring helpers a heuristic needs, the Fate kinds an encoder names and the move grammar (`moves`).
+Everything bots and RL adapters may rely on is re-exported here; the other modules of the package are
+internals and may change.
 
 State methods of the fast path: `clone(track=False)` (a copy without knowledge tracking, for playouts),
 `determinize(seat, rng)`, `blind(seat)`, `to_json()`/`from_json()`, and the public fields `players`,
@@ -9,6 +10,7 @@ State methods of the fast path: `clone(track=False)` (a copy without knowledge t
 
 from __future__ import annotations
 
+from . import moves
 from .cards import CARDS, FACTIONS, GUARDIAN_CARDS, GUARDIAN_LEADERS, GUARDIANS, LEADERS, MODULES, THRESHOLDS
 from .fate import FATE_KINDS
 from .scoring import faction_heroes, winning_faction
@@ -26,5 +28,6 @@ __all__ = [
     "THRESHOLDS",
     "faction_heroes",
     "from_json",
+    "moves",
     "winning_faction",
 ]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import moves as _moves
 from .state import Cand, Frame, State, cont, filt, op
 
 #: the six Fate cards (legends §2.4)
@@ -37,7 +38,7 @@ def push_fate(st: State, by: int, card: str) -> None:
 
 @filt("fate")
 def _f_fate(st: State, fr: Frame) -> list[Cand]:
-    return [(f"fate {k}", k) for k in sorted(set(fr["hid"]))]
+    return [(_moves.fate(k), k) for k in sorted(set(fr["hid"]))]
 
 
 @cont("fate")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import moves as _moves
 from .cards import FACTIONS, GUARDIANS
 from .effects import _c_hand_down, _f_hero, _f_tavern, bury_ask, draw_limbo, everyone
 from .state import Cand, Frame, State, ability, cont, filt, op
@@ -222,7 +223,7 @@ def _c_sapling(st: State, fr: Frame, p: int) -> None:
 @filt("other-hand")
 def _f_other_hand(st: State, fr: Frame) -> list[Cand]:
     """The cards of another seat's hand, which the deciding seat has looked at."""
-    return [(f"pick {c}", c) for c in st.hands[fr["target"]]]
+    return [(_moves.card("pick", c), c) for c in st.hands[fr["target"]]]
 
 
 @cont("sapling-take")

@@ -23,7 +23,7 @@ _COMBOS: dict[int, list[tuple[int, ...]]] = {
 def random_step(st: State, rng: random.Random) -> None:
     """Apply one uniformly random legal decision."""
     ph = st.phase
-    st._cache = None
+    st.changed()
     rnd = rng.random
     if ph == "action":
         seat = st.turn
@@ -48,7 +48,7 @@ def random_step(st: State, rng: random.Random) -> None:
         _discard_down(st, st.turn, hand[int(rnd() * len(hand))])
     elif ph == "resolve":
         _seat, _kind, _card, opts, moves = decision(st)
-        st._cache = None
+        st.changed()
         value = opts[moves[rng.randrange(len(moves))]]
         answer(st, st.stack.pop(), value)
         run(st)

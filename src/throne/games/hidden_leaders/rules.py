@@ -8,6 +8,7 @@ from typing import Any, Protocol
 from .. import legacy_rng
 from ..randomness import LEGACY_RNG, RNG_VERSION, Seed, check_seed, check_version, keyed, new_secret
 from . import effects as _effects  # noqa: F401  (registers the abilities)
+from . import moves as _moves
 from .cards import (
     BASE_LEADERS,
     CARDS,
@@ -135,11 +136,11 @@ def _action_options(hand: list[str]) -> tuple[dict[str, Any], list[str]]:
     key = tuple(sorted(hand))
     hit = _ACTION.get(key)
     if hit is None:
-        opts: dict[str, Any] = {f"play {c}": c for c in key}
+        opts: dict[str, Any] = {_moves.card("play", c): c for c in key}
         for k in (1, 2, 3):
             for combo in combinations(key, k):
-                opts["discard " + " ".join(combo)] = combo
-        opts["pass"] = ()
+                opts[_moves.discard(combo)] = combo
+        opts[_moves.PASS] = ()
         if len(_ACTION) > 100_000:
             _ACTION.clear()
         hit = _ACTION[key] = (opts, sorted(opts))
@@ -150,7 +151,7 @@ def _discard_options(hand: list[str]) -> tuple[dict[str, Any], list[str]]:
     key = tuple(sorted(hand))
     hit = _DISCARD.get(key)
     if hit is None:
-        opts = {f"discard {c}": c for c in key}
+        opts = {_moves.discard((c,)): c for c in key}
         if len(_DISCARD) > 100_000:
             _DISCARD.clear()
         hit = _DISCARD[key] = (opts, sorted(opts))
@@ -159,7 +160,7 @@ def _discard_options(hand: list[str]) -> tuple[dict[str, Any], list[str]]:
 
 def decision(st: State) -> tuple[int, str, str | None, dict[str, Any], list[str]]:
     """The pending decision: (seat, kind, card being resolved, {move: value}, sorted moves)."""
-    c = st._cache
+    c = st.decided
     if c is not None:
         return c
     ph = st.phase
@@ -167,9 +168,9 @@ def decision(st: State) -> tuple[int, str, str | None, dict[str, Any], list[str]
         opts, moves = _action_options(st.hands[st.turn])
         res = (st.turn, "action", None, opts, moves)
     elif ph == "draw":
-        opts = {f"draw tavern {c}": i for i, c in enumerate(st.tavern) if c is not None}
+        opts = {_moves.card("draw tavern", c): i for i, c in enumerate(st.tavern) if c is not None}
         if st.harbor or st.wilderness:
-            opts["draw harbor"] = None
+            opts[_moves.DRAW_HARBOR] = None
         res = (st.turn, "draw", None, opts, sorted(opts))
     elif ph == "discard":
         opts, moves = _discard_options(st.hands[st.turn])
@@ -178,16 +179,16 @@ def decision(st: State) -> tuple[int, str, str | None, dict[str, Any], list[str]
         fr = st.stack[-1]
         cands: list[Cand] = FILTERS[fr["f"]](st, fr)
         if fr.get("may"):
-            cands.append(("skip", None))
+            cands.append((_moves.SKIP, None))
         opts = dict(cands)
         res = (fr["seat"], fr["kind"], fr["card"], opts, sorted(opts))
     elif ph == "setup":
         hand = st.hands[st.setup_seat]
-        opts = {f"keep {a} discard {b}": (a, b) for a in hand for b in hand if a != b}
+        opts = {_moves.keep(a, b): (a, b) for a in hand for b in hand if a != b}
         res = (st.setup_seat, "setup", None, opts, sorted(opts))
     else:
         raise IllegalMoveError("the game is over")
-    st._cache = res
+    st.decided = res
     return res
 
 
@@ -248,7 +249,7 @@ def play(st: State, move: str) -> None:
             raise IllegalMoveError(explain(st, move))
         move = canon
     value = opts[move]
-    st._cache = None
+    st.changed()
     st.history.append((seat, move))
     st.last = (seat, public_form(st, kind, move))
     ph = st.phase

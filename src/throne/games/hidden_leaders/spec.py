@@ -7,6 +7,7 @@ from typing import Any
 
 from ..api import GameSpec, Option
 from ..randomness import RNG_VERSION
+from . import moves
 from .cards import MODULES, THRESHOLDS
 from .events import events as _events
 from .record import RecordError, record_to_state
@@ -64,6 +65,7 @@ SPEC = GameSpec(
     check_options=_check,
     events=_events,
     fast_path="throne.games.hidden_leaders.fast",
+    move_grammar=moves.grammar,
     warmup=("throne.games.hidden_leaders",),
-    notation="docs/hidden-leaders.md: decision strings such as 'play CARD', 'hero 1.2', 'pass'",
+    notation="docs/hidden-leaders.md §7.1; the forms are throne.games.hidden_leaders.moves (move_grammar)",
 )

@@ -20,6 +20,7 @@ from typing import Any
 from .. import legacy_rng
 from ..api import Outcome
 from ..randomness import LEGACY_RNG, RNG_VERSION, KeyedRandom, Seed, keyed
+from . import moves as _moves
 from .cards import CARDS, GUARDIAN_CARDS, KEEPER, MARKER_OPTIONS, is_of
 
 CARD_NO: dict[str, int] = {c: i for i, c in enumerate(CARDS)}
@@ -75,16 +76,16 @@ def ability(*cards: str) -> Callable:
 
 
 def fmt_moves(moves: list[tuple[str, int]]) -> str:
-    return " ".join(f"{m}{d:+d}" for m, d in moves)
+    return _moves.markers(moves)
 
 
 class State:
     """A Hidden Leaders game. See the module docstring for the resolution and knowledge model."""
 
     __slots__ = (
-        "_cache",
         "asif",
         "chain",
+        "decided",
         "draws",
         "first",
         "graveyard",
@@ -148,7 +149,9 @@ class State:
         self.history: list[tuple[int, str]] = []
         self.last: tuple[int, str] | None = None
         self.track = True
-        self._cache: tuple[int, str, str | None, dict[str, Any], list[str]] | None = None
+        #: the pending decision (seat, kind, card, {move: value}, sorted moves), computed once by
+        #: ``rules.decision``; every change of the state must call ``changed()``, which forgets it
+        self.decided: tuple[int, str, str | None, dict[str, Any], list[str]] | None = None
 
     # ------------------------------------------------------------------ copying
     def clone(self, track: bool | None = None) -> State:
@@ -177,8 +180,12 @@ class State:
         s.known = [dict(k) for k in self.known] if s.track else [{} for _ in self.known]
         s.history = self.history[:]
         s.last = self.last
-        s._cache = self._cache
+        s.decided = self.decided
         return s
+
+    def changed(self) -> None:
+        """Forget the memoised pending decision: call it after changing the state outside ``play()``."""
+        self.decided = None
 
     # ------------------------------------------------------------------ randomness
     def rng(self, purpose: str) -> KeyedRandom | random.Random:
@@ -345,9 +352,9 @@ class State:
     def hero_str(self, p: int, idx: int) -> str:
         card, up = self.parties[p][idx]
         if up:
-            return f"{p}:{card}"
+            return _moves.hero_up(p, card)
         k = sum(1 for c, u in self.parties[p][:idx] if not u)
-        return f"{p}:down{k}"
+        return _moves.hero_down(p, k)
 
     def heroes(self, seats: range | list[int] | tuple[int, ...], up: bool | None = None,
                pred: Callable[[str], bool] | None = None) -> list[Cand]:

@@ -311,7 +311,7 @@ def _redeal(st: State, seat: int, rng: Rng | _Sorted) -> State:
     s = st.clone()
     s.seed, s.rng_version, s.draws = 0, RNG_VERSION, 0
     s.history = []
-    s._cache = None
+    s.changed()
     if st.phase == "over":
         return s
     mine = st.known[seat]

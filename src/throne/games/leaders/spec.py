@@ -51,5 +51,5 @@ SPEC = GameSpec(
     events=_events,
     fast_path="throne.games.leaders.fast",
     warmup=("throne.games.leaders",),
-    notation="docs/leaders.md: moves like 'a1-b2', 'recruit HE b1', 'end'",
+    notation="docs/leaders.md: moves like 'd1-d2', 'c3:c4>c5', '+RI@a1', 'end', 'ban NE'",
 )

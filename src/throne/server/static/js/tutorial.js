@@ -47,6 +47,7 @@ async function leadersStep(n) {
   const data = await call(`/api/tutorials/leaders/${n}`);
   if (!data) return;
   steps = data.steps;
+  controller.setMoves([]); // each lesson is a position of its own
   showLeaders(data, "", "");
   showNext(null, null);
 }
