@@ -76,6 +76,9 @@ def test_whole_leaders_game_against_a_bot_by_clicking(contexts: Contexts) -> Non
     page.locator("#replay-moves button").nth(2).click()
     expect(page.locator("#replay-step")).to_have_text(re.compile(r"Move 3 of \d+"))
     expect(page.locator('#replay-moves button[aria-current="true"]')).to_have_count(1)
+    # in the replay nothing is a move: a click on a piece opens its help
+    page.click('#board .cell:has(.piece[data-piece="L"][data-side="0"])')
+    expect(page.locator("#help-dialog h2")).to_have_text(re.compile("South"))
 
 
 def test_persian_is_right_to_left_and_remembered(contexts: Contexts) -> None:

@@ -121,19 +121,22 @@ def test_the_leaders_tutorial_is_completed_by_clicks(contexts: Contexts, lang: s
     root = page.locator("#table-root")
     for step, clicks in enumerate(LEADERS_LESSON_CLICKS):
         expect(root).to_have_attribute("data-step", str(step))
-        if step == 3:
-            screenshot(page, f"tutorial-leaders-capture-{lang}")
-        for click in clicks:
+        for i, click in enumerate(clicks):
             if click.startswith("+"):
                 page.click(f'#market .market-card[data-code="{click[1:]}"]')
             else:
                 page.click(f'#board .cell[data-cell="{click}"]')
+            if step == 3 and i == 0:  # the Rider selected: its destinations are highlighted
+                page.locator("#tutorial").scroll_into_view_if_needed()
+                screenshot(page, f"tutorial-leaders-capture-{lang}")
         expect(root).to_have_attribute("data-step-done", str(step))
         expect(page.locator("#tutorial-feedback")).to_have_attribute("data-state", "done")
         if step < len(LEADERS_LESSON_CLICKS) - 1:
             page.click("#tutorial-next")
     expect(root).to_have_attribute("data-finished", "true")
     expect(page.locator("#result")).to_be_visible()  # the engine's own end of game: South surrounded North
+    page.locator("#tutorial").scroll_into_view_if_needed()
+    screenshot(page, f"tutorial-leaders-end-{lang}")
 
 
 def test_a_legal_move_that_misses_the_lesson_is_refused_and_the_lesson_restarts(contexts: Contexts) -> None:

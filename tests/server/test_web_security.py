@@ -53,8 +53,11 @@ def test_the_api_docs_page_gets_its_own_policy(client: TestClient) -> None:
 
 def test_pages_contain_no_inline_script_or_style(client: TestClient) -> None:
     """The strict policy would block them; only JSON data blocks (never executed) are inline."""
-    for path in ("/", "/games/1", "/games/1/replay", "/login", "/signup", "/leaderboard", "/players/1"):
-        html = client.get(path).text
+    pages = ("/", "/games/1", "/games/1/replay", "/login", "/signup", "/leaderboard", "/players/1")
+    for path in (*pages, "/rules", "/rules/leaders", "/rules/hidden-leaders", "/help"):
+        r = client.get(path)
+        assert r.status_code == 200, path
+        html = r.text
         assert "style=" not in html and "<style" not in html
         for chunk in html.split("<script")[1:]:
             head = chunk.split(">", 1)[0]

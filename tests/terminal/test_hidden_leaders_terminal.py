@@ -115,3 +115,16 @@ def test_render_shows_a_pending_fate_to_its_chooser_only() -> None:
     mine, theirs = term.render(st.view(0)), term.render(st.view(1))
     assert "Your Fate cards:" in mine and "Your Fate cards:" not in theirs
     assert "Seat 0 chooses 1 of 2 Fate cards (Huggable Hulk was buried)" in theirs
+
+
+def test_help_card_texts_faction_names_and_a_narrated_log() -> None:
+    answers = iter(["help", "1", *["1"] * 400])
+    out: list[str] = []
+    term.play(players=3, seat=1, seed=4, input_fn=lambda _p: next(answers), out=out.append)
+    text = "\n".join(out)
+    assert "Goal: at the end" in text and "Water Folk     the markers at most 1 apart" in text
+    assert "allied with Undead and Hill Tribes" in text  # faction names, not ids
+    assert re.search(r"^  Curious Troll \(Hill Tribes\): R\+1 OR G\+1; You may secretly look", text, re.M)
+    assert re.search(r"^  Seat \d played [A-Z]", text, re.M)  # others' card plays, in words
+    assert re.search(r"^  Seat \d drew a hidden card from the Harbor", text, re.M)
+    assert re.search(r"^  \w[\w ]+ win: ", text, re.M)  # why the game ended

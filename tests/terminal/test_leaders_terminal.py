@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -119,3 +120,13 @@ def test_cli_offers_the_strategist_mode() -> None:
     assert "ban AC" in result.output
     bad = CliRunner().invoke(app, ["play", "leaders", "--mode", "expert"])
     assert bad.exit_code != 0 and "unknown Leaders mode" in bad.output
+
+
+def test_moves_are_narrated_and_turns_count_both_sides() -> None:
+    console, buf, fake = scripted(["d1-d2", "end", "+RG@a1", "quit"])
+    term.play(opponent="random", side="S", seed=7, console=console, input_fn=fake)  # type: ignore[arg-type]
+    text = buf.getvalue()
+    assert "  Your Leader moved d1 → d2" in text
+    assert "  You recruited the Royal Guard at a1" in text and "  You ended turn 1" in text
+    assert re.search(r"  North's \w+.* moved ", text) or "  North recruited" in text  # the bot's turn
+    assert "Turn 2: South's turn" in text and "Turn 3" not in text  # South and North share turn 1

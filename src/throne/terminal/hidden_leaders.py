@@ -11,11 +11,13 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from throne import ai
+from throne import ai, i18n
 from throne.games import hidden_leaders as hl
 from throne.games.hidden_leaders.cards import GUARDIAN_CARDS
+from throne.games.hidden_leaders.events import events as move_events
 from throne.games.hidden_leaders.fate import FATE_TEXT
 from throne.games.randomness import LEGACY_RNG
+from throne.terminal.narrate import Narrator
 
 OPPONENTS = tuple(ai.bot_names("hidden-leaders"))
 InputFn = Callable[[str], str]
@@ -35,14 +37,39 @@ def _bot_move(state: hl.State, seat: int, opponent: str, rng: random.Random) -> 
     return bot.choose(ai.seat_state("hidden-leaders", state, seat), seat)
 
 
+HELP = """Answer with the number of an option or the move itself; 'help' shows this, 'q' quits.
+Goal: at the end, the faction shown by the power track wins, and among the players whose leader is allied
+with it, the one with the most heroes of that faction in their party wins (ties: fewest heroes, then the
+higher leader number). The game ends at once when a party has enough face-up heroes (the threshold).
+The track (1-12, war zone 9-12) decides the faction, in this order:
+  Guardians      (legends) the Guardian marker is ahead of both, and a Guardian leader is seated
+  Undead         both markers in the war zone (9+)
+  Water Folk     the markers at most 1 apart
+  Imperial Army  red ahead by 2 or more
+  Hill Tribes    green ahead by 2 or more
+A turn: play a card face up (its marker effect, then its ability) or discard up to 3 cards; then draw from the
+Tavern or the Harbor up to 4 cards and discard down to 3."""
+
+
+def faction_name(faction: str | None) -> str:
+    return i18n.t("en", f"hl.faction.{faction or 'neutral'}")
+
+
 def _name(card: str | None) -> str:
     if card is None:
         return "[face down]"
     c = hl.CARDS[card]
-    fac = c.faction or "neutral"
-    if card in GUARDIAN_CARDS and fac != "guardians":
-        fac += "+guardians"
+    fac = faction_name(c.faction)
+    if card in GUARDIAN_CARDS and c.faction != "guardians":
+        fac += " + " + faction_name("guardians")
     return f"{c.name} ({fac})"
+
+
+def card_text(card: str) -> str:
+    """A card's name, factions, marker effect and ability, as the rule book gives them."""
+    c = hl.CARDS[card]
+    ability = c.ability if c.ability and c.ability != "—" else "no ability"
+    return f"{_name(card)}: {c.markers}; {ability}"
 
 
 def track(red: int, green: int, guardian: int | None = None) -> str:
@@ -91,7 +118,8 @@ def render(v: dict[str, Any]) -> str:
         lines += _legends_lines(v)
     if seat is not None and v["leaders"][seat]:
         lead = hl.LEADERS[v["leaders"][seat]]
-        lines.append(f"Your leader: {lead.name} (#{lead.number}), allied with {' and '.join(lead.factions)}")
+        allies = " and ".join(faction_name(f) for f in lead.factions)
+        lines.append(f"Your leader: {lead.name} (#{lead.number}), allied with {allies}")
     for p in range(v["players"]):
         hand = v["hands"][p]
         count = hand["count"] if isinstance(hand, dict) else len(hand)
@@ -107,7 +135,8 @@ def render(v: dict[str, Any]) -> str:
         if isinstance(hand, list) and p != seat:  # revealed at the end of the game
             lines.append(f"  hand of seat {p}: " + (", ".join(_name(c) for c in hand) or "-"))
     if seat is not None and isinstance(v["hands"][seat], list):
-        lines.append("Your hand: " + (", ".join(_name(c) for c in v["hands"][seat]) or "-"))
+        lines.append("Your hand:" + ("" if v["hands"][seat] else " -"))
+        lines += [f"  {card_text(c)}" for c in v["hands"][seat]]
     lines.append("Tavern: " + ", ".join(_name(c) if c else "(empty)" for c in v["tavern"]))
     harbor, wild = v["harbor"], v["wilderness"]
     hc = harbor["count"] if isinstance(harbor, dict) else len(harbor)
@@ -125,7 +154,8 @@ def render(v: dict[str, Any]) -> str:
 
 def render_scores(v: dict[str, Any]) -> str:
     gm = v["markers"].get("guardian")
-    lines = [f"Game over. Winning faction: {v['winning_faction']}. Final markers R={v['markers']['red']} "
+    faction = faction_name(v["winning_faction"])
+    lines = [f"Game over. Winning faction: {faction}. Final markers R={v['markers']['red']} "
              f"G={v['markers']['green']}" + ("." if gm is None else f", Guardian {gm}.")]
     for r in v["scores"]:
         lead = hl.LEADERS[r["leader"]]
@@ -144,13 +174,20 @@ def _ask(v: dict[str, Any], input_fn: InputFn, out: OutputFn) -> str:
     moves = v["legal_moves"]
     d = v["decision"]
     out(f"\n>> {d['prompt']}")
+    if d.get("card"):
+        out(f"   (resolving {card_text(d['card'])})")
     for i, m in enumerate(moves, 1):
         hint = f"  ({FATE_TEXT[m[5:]]})" if m.startswith("fate ") else ""
+        if m.startswith("play ") and m[5:] in hl.CARDS:
+            hint = f"  — {card_text(m[5:])}"
         out(f"  {i:>2}. {m}{hint}")
     while True:
-        text = input_fn("Your choice (number or move, 'q' to quit): ").strip()
+        text = input_fn("Your choice (number or move, 'help', 'q' to quit): ").strip()
         if text in ("q", "quit"):
             raise KeyboardInterrupt
+        if text in ("help", "h", "?"):
+            out(HELP)
+            continue
         if text.isdigit() and 1 <= int(text) <= len(moves):
             return moves[int(text) - 1]
         if text in moves:
@@ -172,7 +209,9 @@ def play(players: int = 4, seat: int = 0, opponent: str = "random", modules: tup
     except ValueError as exc:
         raise SystemExit(f"error: {exc}") from exc
     rng = bot_rng()
-    out(f"Hidden Leaders, {players} players. You are seat {seat}; seat {state.first} starts.")
+    out(f"Hidden Leaders, {players} players. You are seat {seat}; seat {state.first} starts. Type 'help' for "
+        "the goal and the commands.")
+    narrator = Narrator("hidden-leaders", seat, lambda p: f"Seat {p}")
     try:
         while not state.is_over:
             v = state.view(seat)
@@ -181,10 +220,14 @@ def play(players: int = 4, seat: int = 0, opponent: str = "random", modules: tup
                 move = _ask(v, input_fn, out)
             else:
                 move = _bot_move(state, v["to_play"], opponent, rng)
+            before, mover = state.clone(), state.to_play
             state.play(move)
             last = state.view(seat)["last_move"]
             if last and last["seat"] != seat:
                 out(f"seat {last['seat']}: {last['move']}")
+            events = [{"seat": mover, **ev} for ev in move_events(before, move, state, seat)]
+            for line in narrator.sentences(events):
+                out(f"  {line}")
     except (KeyboardInterrupt, EOFError):
         out("\nGame abandoned.")
         return

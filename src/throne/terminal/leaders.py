@@ -14,7 +14,9 @@ from rich.text import Text
 
 from throne.games import leaders
 from throne.games.leaders.board import COORDS, NAMES
+from throne.games.leaders.events import events as move_events
 from throne.games.leaders.pieces import CODES, PIECE_NAMES, SIDE_NAMES
+from throne.terminal.narrate import Narrator
 
 InputFn = Callable[[str], str]
 
@@ -92,7 +94,9 @@ def describe(state: leaders.State, humans: set[int]) -> Text:
         return t
     who = SIDE_NAMES[state.to_play]
     you = " (you)" if state.to_play in humans and len(humans) == 1 else ""
-    t.append(f"Turn {state.turns + 1}: {SIDE_NAMES[state.turn]}'s turn, {state.phase} phase. ", style="bold")
+    # a full turn is one turn of each side (South, then North)
+    turn = state.turns // 2 + 1
+    t.append(f"Turn {turn}: {SIDE_NAMES[state.turn]}'s turn, {state.phase} phase. ", style="bold")
     t.append(f"{who}{you} to decide.\n")
     if state.phase == "reaction":
         t.append("The enemy Leader moved: the Nemesis must react (choose its path).\n")
@@ -148,6 +152,13 @@ def play(
     humans = {0, 1} if opponent == "human" else {"SN".index(side)}
     if opponent != "human":
         _bot_move(state.clone(), opponent, random.Random(0))  # fail fast on an unknown opponent
+    narrator = Narrator("leaders", next(iter(humans)) if len(humans) == 1 else None)
+
+    def narrate(move: str, before: leaders.State) -> None:
+        events = [{"seat": before.to_play, **ev} for ev in move_events(before, move, state)]
+        for line in narrator.sentences(events):
+            console.print(f"  {line}", markup=False)
+
     title = "Leaders (Strategist mode)" if mode == "strategist" else "Leaders"
     console.print(Text(f"{title} — type 'help' for commands.", style="bold"))
     shown = True
@@ -155,8 +166,10 @@ def play(
     while True:
         if not state.is_over and state.to_play not in humans:
             move = _bot_move(state, opponent, rng)
+            before = state.clone()
             state.play(move)
-            console.print(f"{SIDE_NAMES[1 - next(iter(humans))]} plays {move}")
+            console.print(f"{SIDE_NAMES[1 - next(iter(humans))]} plays {move}", markup=False)
+            narrate(move, before)
             shown = False
             continue
         if not shown:
@@ -192,11 +205,13 @@ def play(
             else:
                 console.print(f"Saved the record to {arg}.", markup=False)
         else:
+            before = state.clone()
             try:
                 state.play(line)
             except leaders.IllegalMoveError as exc:
                 console.print(f"{exc}", markup=False, style="red")
                 continue
+            narrate(line, before)
             shown = False
 
 

@@ -6,14 +6,17 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
 from throne.games import leaders
 from throne.games.leaders.actions import DECODE, MOVE_STRINGS, T_RECHC
 from throne.games.leaders.board import NEIGHBOURS, RECRUIT_CELLS
-from throne.games.leaders.pieces import CU, HE, NE
-from throne.games.leaders.rules import END, gen_piece, lost, make_ctx, nemesis_owner
+from throne.games.leaders.pieces import CARDS, CODES, CU, HE, NE
+from throne.games.leaders.rules import END, gen_piece, lost, make_ctx, nemesis_owner, offered
+
+from .helpers import state
 
 SETTINGS = settings(max_examples=40, deadline=None)
 
@@ -46,6 +49,10 @@ def reference_actions(st: leaders.State) -> set[int]:
             if not lost(c.board, c.loc[side], side):
                 out.add(a)
         return out
+    if st.phase == "ban":  # Strategist: any card neither on the board nor banished
+        gone = {code for _, code, _ in st.pieces()} | set(st.position().split("banned=")[1].split(","))
+        codes = [CODES[k] for k in CARDS]
+        return {leaders.move_to_action(f"ban {code}") for code in codes if code not in gone}
     if st.phase == "recruit":
         out = set()
         empties = [c for c in RECRUIT_CELLS[side] if st.board[c] < 0]
@@ -56,7 +63,7 @@ def reference_actions(st: leaders.State) -> set[int]:
             t, args = DECODE[a]
             kind = HE if t == T_RECHC else args[0]
             cells = args if t == T_RECHC else args[1:]
-            if kind not in st.market_cards or any(c not in empties for c in cells):
+            if kind not in offered(st) or any(c not in empties for c in cells):
                 continue
             c = st.clone()
             c.apply(a)
@@ -74,10 +81,11 @@ def reference_actions(st: leaders.State) -> set[int]:
         c.board[f], c.board[path[-1]] = -1, board[f]
         return not lost(c.board, c.loc[owner], owner)
 
+    # §4 step 3 (ruling): 2 cells whenever any 2-step path exists; the safe paths, or all when none is safe
     for group in (two, one):
-        ok = {p[-1] for p in group if safe(p)}
-        if ok:
-            return {("end", e) for e in ok}  # type: ignore[misc]
+        if group:
+            ok = {p[-1] for p in group if safe(p)}
+            return {("end", e) for e in ok or {p[-1] for p in group}}  # type: ignore[misc]
     return set()
 
 
@@ -92,10 +100,10 @@ def check_reference(st: leaders.State) -> None:
 
 
 @settings(max_examples=80, deadline=None)
-@given(hs.integers(0, 2**32 - 1))
-def test_random_games_end_and_listing_matches_reference(seed: int) -> None:
+@given(hs.integers(0, 2**32 - 1), hs.sampled_from(["discovery", "strategist"]))
+def test_random_games_end_and_listing_matches_reference(seed: int, mode: str) -> None:
     rng = random.Random(seed)
-    st = leaders.new_game(seed=seed)
+    st = leaders.new_game(seed=seed, mode=mode)
     steps = 0
     while not st.is_over:
         if steps % 3 == 0:
@@ -187,3 +195,19 @@ def test_corrupt_record_names_the_move() -> None:
         assert "move 6" in str(exc)
     else:
         raise AssertionError("corrupt record accepted")
+
+
+# §4 step 3 (ruling): positions where the old "safe paths first, else 1 step" reading differs from the rule
+# (South, North, trigger); the reaction listing must match the brute-force reference.
+FORCED_REACTIONS = [
+    ("Ld1,BRb4,RIa3,ACc5", "Ld7,VIe6,ARd6,NEa4", "d1-d2"),  # every 2-step path surrounds North's Leader
+    ("Ld1,BRc5,RIb4,ACa4", "Ld7,VIe6,ARd6,NEb5", "d1-d2"),  # no 2-step path; the only step self-harms
+]
+
+
+@pytest.mark.parametrize(("south", "north", "trigger"), FORCED_REACTIONS)
+def test_forced_reactions_match_reference(south: str, north: str, trigger: str) -> None:
+    st = state(south, north)
+    st.play(trigger)
+    assert st.phase == "reaction"
+    check_reference(st)

@@ -102,6 +102,9 @@ REFUSED = [
     ("recruit-recruited", [*BANS, "end", "+AC@a1", "end"], "+AC@a4", "already recruited"),
     ("banish-the-cub", [], "ban CU", "Cub"),
     ("banish-a-leader", [], "ban L", "unknown card code"),
+    ("end-while-recruiting", [*BANS, "end"], "end", "must take an available card"),
+    ("cub-alone", [*BANS, "end"], "+CU@a1", "recruited with the Hermit"),
+    ("hermit-one-cell", [*BANS, "end"], "+HE@a1", "need two cells"),
 ]
 
 
@@ -215,6 +218,41 @@ BAD_POSITIONS = [
         "S=Ld1 N=Ld7 turn=S phase=action acted=- market=- deck=- recruits=1 turns=0 "
         "mode=strategist banned=NE,AS,AC,RI,BR",
         "at most 4",
+    ),
+    (
+        "action-before-the-first-banishments",
+        "S=Ld1 N=Ld7 turn=S phase=action acted=- market=- deck=- recruits=1 turns=0 mode=strategist banned=-",
+        "lists 0 cards outside phase=ban",
+    ),
+    (
+        "south-has-not-banished",
+        "S=Ld1 N=Ld7 turn=S phase=action acted=- market=- deck=- recruits=1 turns=0 "
+        "mode=strategist banned=NE",
+        "lists 1 cards outside phase=ban",
+    ),
+    (
+        "three-banned-outside-ban",
+        "S=Ld1,ACa1,RIb1 N=Ld7,BRa4,RGb5 turn=S phase=action acted=- market=- deck=- recruits=1 turns=4 "
+        "mode=strategist banned=NE,AS,IL",
+        "lists 3 cards outside phase=ban",
+    ),
+    (
+        "first-round-after-a-recruitment",
+        "S=Ld1,ACa1 N=Ld7 turn=N phase=ban acted=- market=- deck=- recruits=1 turns=1 "
+        "mode=strategist banned=-",
+        "before the first recruitment",
+    ),
+    (
+        "second-round-too-early",
+        "S=Ld1,ACa1 N=Ld7,BRa4,RGb5 turn=N phase=ban acted=- market=- deck=- recruits=1 turns=2 "
+        "mode=strategist banned=NE,AS",
+        "needs two champions on each side",
+    ),
+    (
+        "four-banned-too-early",
+        "S=Ld1,ACa1 N=Ld7,BRa4,RGb5 turn=S phase=action acted=- market=- deck=- recruits=1 turns=2 "
+        "mode=strategist banned=NE,AS,IL,CL",
+        "needs two champions on each side",
     ),
     (
         "unknown-mode",

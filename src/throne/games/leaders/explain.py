@@ -109,7 +109,8 @@ def explain(st: State, action: int) -> str:
         return "cards are banished only before the first recruitment and once both sides hold two champions"
     if st.phase_id == RECRUIT:
         if t not in (T_REC, T_RECHC):
-            return f"recruitment phase: {SIDE_NAMES[side]} must take a market card with +CODE@CELL"
+            what = "an available card" if st.strategist else "a market card"
+            return f"recruitment phase: {SIDE_NAMES[side]} must take {what} with +CODE@CELL"
         return _recruit_reason(st, action)
     assert st.phase_id == ACTION
     if t in (T_REC, T_RECHC):

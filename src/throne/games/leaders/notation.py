@@ -255,6 +255,8 @@ def parse_position(text: str, draw_rule: bool = True) -> State:
             raise PositionError("phase=ban but both rounds of banishments are done")
         if turn != (1 if len(banned) % 2 == 0 else 0):
             raise PositionError("in phase=ban North banishes first, then South: turn= does not match banned=")
+    if strategist:
+        _check_banishments(board, phase == BANISH, len(banned))
     if phase == REACTION and NE * 2 not in board and NE * 2 + 1 not in board:
         raise PositionError("phase=reaction needs a Nemesis on the board")
     recruits = _int(fields["recruits"], "recruits")
@@ -272,3 +274,20 @@ def parse_position(text: str, draw_rule: bool = True) -> State:
     if st.termination is None and phase != ACTION and not st.legal_actions():
         raise PositionError(f"phase={fields['phase']} but there is no legal {fields['phase']} move")
     return st
+
+
+def _check_banishments(board: list[int], ban_phase: bool, n: int) -> None:
+    """Strategist: the banishments a legal game has made by now (one each before the first recruitment,
+    one more each once both sides hold two champions; champions never leave the board)."""
+    held = [sum(1 for k in CARDS if k * 2 + side in board) for side in (0, 1)]
+    if ban_phase:
+        if n < 2 and any(held):
+            raise PositionError("the first banishments come before the first recruitment: no champion may be "
+                                "on the board in phase=ban with fewer than 2 cards banished")
+        if n >= 2 and min(held) < 2:
+            raise PositionError("the second round of banishments needs two champions on each side")
+    elif n not in (2, 4):
+        raise PositionError(f"banned= lists {n} cards outside phase=ban: each round banishes one card per "
+                            "side (2 after the first round, 4 after the second)")
+    elif n == 4 and min(held) < 2:
+        raise PositionError("4 cards banished, but the second round needs two champions on each side")

@@ -1,7 +1,7 @@
-// Accounts: sign up, log in, guest name; a player's game history; the leaderboards of both games.
+// Accounts: sign up, log in, guest name, a new password; a player's game history; the leaderboards of both games.
 import { loadCatalog, t } from "./i18n.js";
 import { api } from "./net.js";
-import { showError } from "./common.js";
+import { clearError, showError } from "./common.js";
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -30,6 +30,20 @@ async function submitGuest(event) {
   try {
     await api("/api/accounts/guest", { method: "POST", body: { name: $("#guest-name").value.trim() } });
     location.href = "/";
+  } catch (err) {
+    showError(t("ui.error.prefix", { reason: err.message }));
+  }
+}
+
+async function submitPassword(event) {
+  event.preventDefault();
+  const body = { password: $("#current-password").value, new_password: $("#new-password").value };
+  $("#password-done").hidden = true;
+  try {
+    await api("/api/accounts/password", { method: "POST", body });
+    event.target.reset();
+    clearError();
+    $("#password-done").hidden = false;
   } catch (err) {
     showError(t("ui.error.prefix", { reason: err.message }));
   }
@@ -99,6 +113,8 @@ async function main() {
   if (form) form.addEventListener("submit", submitAccount);
   const guest = $("#guest-form");
   if (guest) guest.addEventListener("submit", submitGuest);
+  const password = $("#password-form");
+  if (password) password.addEventListener("submit", submitPassword);
   const player = $("#player-root");
   if (player) playerPage(player);
   if (document.querySelector("table.leaderboard")) leaderboards();

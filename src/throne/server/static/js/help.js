@@ -169,5 +169,5 @@ export function installHelp(root) {
   });
 }
 
-const tableRoot = document.getElementById("table-root");
+const tableRoot = document.getElementById("table-root") || document.getElementById("replay-root");
 if (tableRoot) installHelp(tableRoot);

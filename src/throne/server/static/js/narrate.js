@@ -219,10 +219,11 @@ export class EventLog {
   /** The player acted: the marks of the opponents' last turn go. */
   unmark() {
     for (const e of this.entries) e.fresh = false;
-    for (const li of this.list.querySelectorAll("li.fresh")) li.classList.remove("fresh");
+    if (this.list) for (const li of this.list.querySelectorAll("li.fresh")) li.classList.remove("fresh");
   }
 
   render() {
+    if (!this.list) return; // a page without a log (the tutorials)
     const items = [];
     const events = this.entries.map((e) => e.ev);
     const fresh = new Set(this.entries.filter((e) => e.fresh).map((e) => e.ev));
