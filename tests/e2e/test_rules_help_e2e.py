@@ -135,6 +135,8 @@ def test_the_leaders_tutorial_is_completed_by_clicks(contexts: Contexts, lang: s
             page.click("#tutorial-next")
     expect(root).to_have_attribute("data-finished", "true")
     expect(page.locator("#result")).to_be_visible()  # the engine's own end of game: South surrounded North
+    page.locator("#tutorial").scroll_into_view_if_needed()
+    screenshot(page, f"tutorial-leaders-end-{lang}")
 
 
 def test_a_legal_move_that_misses_the_lesson_is_refused_and_the_lesson_restarts(contexts: Contexts) -> None:

@@ -160,7 +160,8 @@ def test_replay_of_a_live_game_shows_public_information_only(client: TestClient)
     assert info.seed is None and len(info.secret) == 32  # a fresh 128-bit secret, not a small seed
     state = hl.new_game(players=3, seed=info.secret, variant="full", modules=("core",))
     before: dict = {}
-    for step, lean in zip(replay["steps"], light["steps"], strict=True):
+    shared = min(len(replay["steps"]), len(light["steps"]))  # the bots may move between the two requests
+    for step, lean in zip(replay["steps"][:shared], light["steps"][:shared], strict=True):
         if step["ply"]:
             state.play(moves[step["ply"] - 1][1])
         public = state.view(None)

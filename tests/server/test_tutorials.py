@@ -47,6 +47,9 @@ def test_each_lesson_is_solved_by_its_move(client: TestClient, step: int, row: t
     done = client.post(f"/api/tutorials/leaders/{step}", json={"move": good}).json()
     assert done["done"] is True and done["legal_moves"] == []
     assert done["view"]["termination"] == ending
+    kinds = [ev["type"] for ev in done["events"]]  # the engine's events of the move, for the narrated log
+    assert kinds and all(ev["ply"] == 1 and ev["seat"] == 0 for ev in done["events"])
+    assert ("game-end" in kinds) == (ending is not None)
     if miss is not None:
         assert miss in start["legal_moves"]
         again = client.post(f"/api/tutorials/leaders/{step}", json={"move": miss}).json()
@@ -80,6 +83,7 @@ def test_the_hidden_leaders_turn_ends_when_the_engine_passes_it_on(client: TestC
         if data["done"]:
             break
         kinds.append(data["kind"])
+        assert bool(data["events"]) == bool(moves)  # the events of the last move made
         if data["kind"] == "action":
             assert all(m.startswith("play ") for m in data["legal_moves"])
         moves.append(data["legal_moves"][0])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,6 +25,11 @@ class Settings:
     abandon_timeout: float = field(default_factory=lambda: _env_float("THRONE_ABANDON_TIMEOUT", 120.0))
     takeover_bot: str = field(default_factory=lambda: os.environ.get("THRONE_TAKEOVER_BOT", "easy"))
     bot_timeout: float = field(default_factory=lambda: _env_float("THRONE_BOT_TIMEOUT", 10.0))
+    # Seconds between two stored checkpoints of a running clock: a crash (kill -9) loses at most this much
+    # of the running seat's spent time, in its favour; a clean shutdown stores the clocks exactly.
+    clock_checkpoint: float = field(default_factory=lambda: _env_float("THRONE_CLOCK_CHECKPOINT", 5.0))
+    # The clocks' time in milliseconds (None: the wall clock); tests pass a fake one.
+    time_source: Callable[[], int] | None = None
     max_body_bytes: int = 64 * 1024
     max_ws_message_bytes: int = 16 * 1024
     ws_rate_per_s: float = 20.0

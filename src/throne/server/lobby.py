@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
+from throne.clock import Clock, ClockError, TimeControl
 from throne.games.randomness import new_secret
 from throne.server.config import Settings
 from throne.server.conn import Conn
@@ -53,6 +54,7 @@ class NewTable:
     sit: bool
     rated: bool
     private: bool
+    time_control: dict[str, Any] | None = None
 
 
 class Hub:
@@ -79,6 +81,7 @@ class Hub:
         self._finished: dict[int, tuple[GameInfo, Any]] = {}
         self._lock = asyncio.Lock()
         self.chooser: Callable[..., Any] | None = None  # replaced in tests; default: throne.ai
+        self.now_ms: Callable[[], int] = settings.time_source or (lambda: int(time.time() * 1000))
 
     async def db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Runs a repository call off the event loop: `@reads` methods on the reader pool, the rest on the
@@ -224,6 +227,10 @@ class Hub:
 
     # ---- tables --------------------------------------------------------------------------------------------
     def _check_table(self, t: NewTable) -> tuple[GameKind, dict[str, Any]]:
+        try:
+            TimeControl.parse(t.time_control)
+        except ClockError as exc:
+            raise ApiError(400, "bad_time_control", str(exc)) from None
         bad = first_bad_int(t.options)
         if bad is not None:
             raise ApiError(400, "bad_options", "option values are integers between -2^63 and 2^63-1")
@@ -270,6 +277,8 @@ class Hub:
                 )
             )
         invite = secrets.token_urlsafe(12) if t.private else None
+        control = TimeControl.parse(t.time_control)
+        clock = Clock.new(control, t.players).snapshot(0) if control.timed else None
         info = await self.db(
             self.repo.create_game,
             game=kind.name,
@@ -280,6 +289,7 @@ class Hub:
             invite=invite,
             creator_id=user.id,
             seats=specs,
+            clock=clock,
         )
         info = await self.maybe_start(info)
         return info, token, invite
@@ -362,12 +372,18 @@ class Hub:
         return started
 
     async def play_bot(
-        self, user: User, game: str, bot: str, players: int, options: dict[str, Any]
+        self,
+        user: User,
+        game: str,
+        bot: str,
+        players: int,
+        options: dict[str, Any],
+        time_control: dict[str, Any] | None = None,
     ) -> tuple[GameInfo, str]:
         """One request: a started game between this user and bots of one level (seating random)."""
         bots = {p: bot for p in range(1, players)}
         info, token, _ = await self.create_table(
-            user, NewTable(game, players, options, bots, 0, True, False, False)
+            user, NewTable(game, players, options, bots, 0, True, False, False, time_control)
         )
         assert token is not None
         return info, token
@@ -457,6 +473,7 @@ class Hub:
             "ply": ply,
             "to_play": to_play,
             "result": info.result,
+            "time_control": (info.clock or {}).get("control", {"kind": "untimed"}),
             "you": you,
             "spectators": self.spectator_count(info.id),
         }
@@ -478,16 +495,18 @@ class Hub:
         cache: dict[int | None, dict[str, Any]] | None = None,
         bot_seats: frozenset[int] = frozenset(),
         events: list[dict[str, Any]] | None = None,
+        match: Match | None = None,
     ) -> dict[str, Any]:
         """One connection's `state` message. A seat played by a bot (a take-over) is never told to move.
-        `events` are those of the moves since the previous `state` this connection got."""
+        `events` are those of the moves since the previous `state` this connection got; a live `match`
+        adds its clocks and pending offers (and may have ended without the engine: timeout, resignation)."""
         if cache is not None and seat in cache:
             view = cache[seat]
         else:
             view = kind.view(state, seat)
             if cache is not None:
                 cache[seat] = view
-        over = bool(state.is_over)
+        over = bool(state.is_over) or (match is not None and match.over)
         to_play = None if over else state.to_play
         mine = seat is not None and seat == to_play and seat not in bot_seats
         return {
@@ -503,12 +522,14 @@ class Hub:
             "view": view,
             "result": result,
             "events": events or [],
+            "clocks": match.clocks() if match is not None else None,
+            "offers": match.offers() if match is not None else {"draw": None},
         }
 
     def broadcast_state(self, match: Match) -> None:
         cache: dict[int | None, dict[str, Any]] = {}
         status = "finished" if match.over else "live"
-        result = match.kind.result(match.state)
+        result = match.result
         bots = _bot_seats(match.info)
         for conn in list(self.rooms.get(match.game_id, ())):
             events = match.events.since(conn.events_ply, match.ply, conn.seat)
@@ -525,6 +546,7 @@ class Hub:
                     cache,
                     bots,
                     events,
+                    match,
                 )
             )
 
@@ -546,17 +568,29 @@ class Hub:
                 match.state,
                 match.ply,
                 status,
-                match.kind.result(match.state),
+                match.result,
                 seat,
                 bot_seats=_bot_seats(match.info),
                 events=events,
+                match=match,
             )
         loaded = await self.finished_state(game_id)
         if loaded is None:
             return None
         info, state = loaded
         kind = kind_of(info.game)
-        return self.state_message(game_id, kind, state, info.ply, info.status, info.result, seat)
+        message = self.state_message(game_id, kind, state, info.ply, info.status, info.result, seat)
+        if info.status == "finished":  # it may have ended without the engine (timeout, resignation, draw)
+            message.update(to_play=None, your_turn=False, legal_moves=[])
+        if info.clock is not None:
+            snap = info.clock
+            message["clocks"] = {
+                "control": snap["control"],
+                "remaining_ms": [max(0, ms) for ms in snap["remaining_ms"]],
+                "running": None,
+                "server_time": self.now_ms(),
+            }
+        return message
 
     async def finished_state(self, game_id: int) -> tuple[GameInfo, Any] | None:
         if game_id in self._finished:
@@ -591,6 +625,15 @@ class Hub:
             code = "game_over" if info.status in ("finished", "aborted") else "not_live"
             raise ApiError(409, code, f"game {game_id} is {info.status}")
         return await match.submit(seat, move, ply)
+
+    async def table_control(self, game_id: int, seat: int, action: str, accept: bool = False) -> None:
+        """A seat resigns, offers a draw or answers one; raises MoveRefused or ApiError."""
+        match = self.matches.get(game_id)
+        if match is None:
+            info = await self.db(self.repo.get_game, game_id)
+            code = "game_over" if info.status in ("finished", "aborted") else "not_live"
+            raise ApiError(409, code, f"game {game_id} is {info.status}")
+        await match.control(seat, action, accept)
 
 
 def _bot_seats(info: GameInfo) -> frozenset[int]:

@@ -16,6 +16,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from throne.clock import Clock, TimeControl
+from throne.games import Outcome
 from throne.server.events import EventLog
 from throne.server.games import GameKind
 from throne.server.resilience import Backoff
@@ -54,6 +56,21 @@ class _Wake:
     """The store recovered: retry what waits for it now."""
 
 
+@dataclass
+class _Tick:
+    """A clock may have run out: look at it now."""
+
+
+@dataclass
+class _Control:
+    """A table control (resign, draw offer or answer) from a seat; `done` gets None or MoveRefused."""
+
+    seat: int
+    action: str
+    accept: bool
+    done: asyncio.Future[None]
+
+
 class Match:
     def __init__(self, hub: Hub, info: GameInfo, kind: GameKind, state: Any) -> None:
         self.hub = hub
@@ -62,7 +79,7 @@ class Match:
         self.state = state
         self.ply = info.ply
         self.events = EventLog()
-        self.inbox: asyncio.Queue[_Move | _Takeover | _Wake | None] = asyncio.Queue()
+        self.inbox: asyncio.Queue[_Move | _Takeover | _Wake | _Tick | _Control | None] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
         self._bot_task: asyncio.Task[None] | None = None
         self._bot_ply: int | None = None
@@ -77,6 +94,20 @@ class Match:
         self.away_since: dict[int, float] = {
             s.seat: time.monotonic() for s in info.seats if s.kind == "human"
         }
+        self.clock = self._load_clock(info)
+        self._flag_timer: asyncio.Task[None] | None = None
+        self._checkpoints: asyncio.Task[None] | None = None
+        self.ended: dict[str, Any] | None = None  # a result the engine did not reach (timeout, resign, draw)
+        self.draw_offer: int | None = None  # the seat offering a draw, until answered or a move is played
+
+    def _load_clock(self, info: GameInfo) -> Clock:
+        now = self.hub.now_ms()
+        if info.clock is None:
+            clock = Clock.new(TimeControl(), info.players)
+        else:
+            clock = Clock.restore(info.clock, now)  # the time the server was down is not charged
+        clock.start(None if self.state.is_over else self.state.to_play, now)
+        return clock
 
     @property
     def game_id(self) -> int:
@@ -84,17 +115,51 @@ class Match:
 
     @property
     def over(self) -> bool:
-        return bool(self.state.is_over)
+        return bool(self.state.is_over) or self.ended is not None
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        return self.ended if self.ended is not None else self.kind.result(self.state)
+
+    @property
+    def to_play(self) -> int | None:
+        return None if self.over else self.state.to_play
+
+    def clocks(self) -> dict[str, Any] | None:
+        """The protocol's `clocks` (None for an untimed game)."""
+        return self.clock.to_json(self.hub.now_ms())
+
+    def offers(self) -> dict[str, Any]:
+        """Pending offers, as the `state` message carries them."""
+        return {"draw": self.draw_offer}
 
     # ---- called by the hub / connections ------------------------------------------------------------------
     def start(self) -> None:
         self.task = asyncio.create_task(self._run(), name=f"game-{self.game_id}")
+        if self.clock.timed:
+            self._checkpoints = asyncio.create_task(self._checkpoint_loop())
+
+    async def _checkpoint_loop(self) -> None:
+        while not self.over:
+            await asyncio.sleep(self.hub.settings.clock_checkpoint)
+            await self.checkpoint()
+
+    async def checkpoint(self) -> None:
+        """Stores the running clock as it stands now, so that a crash costs at most one interval."""
+        if self.over or self._dirty or not self.clock.timed:
+            return
+        ply, snapshot = self.ply, self.clock.snapshot(self.hub.now_ms())
+        with contextlib.suppress(StoreUnavailable):
+            await self.hub.db(self.hub.repo.save_clock, self.game_id, ply, snapshot)
 
     async def stop(self) -> None:
-        for task in (self._bot_task, self._timer, self._retry, self.task):
+        with contextlib.suppress(Exception):  # a clean shutdown stores the clocks exactly
+            await self.checkpoint()
+        tasks = (self._bot_task, self._timer, self._retry, self._flag_timer, self._checkpoints, self.task)
+        for task in tasks:
             if task is not None:
                 task.cancel()
-        for task in (self._bot_task, self._timer, self._retry, self.task):
+        for task in tasks:
             if task is not None:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
@@ -104,6 +169,16 @@ class Match:
         done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         await self.inbox.put(_Move(seat, move, ply, done))
         return await done
+
+    async def control(self, seat: int, action: str, accept: bool = False) -> None:
+        """Queues a resignation or a draw offer/answer by a seat's person; raises MoveRefused."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        await self.inbox.put(_Control(seat, action, accept, done))
+        await done
+
+    def poke(self) -> None:
+        """Looks at the clocks now (the flag timer does this by itself; tests with a fake time call it)."""
+        self.inbox.put_nowait(_Tick())
 
     def wake(self) -> None:
         """The store works again: retries stop waiting out their backoff (each after a short jitter, so
@@ -151,6 +226,16 @@ class Match:
                     await self._takeover(item.seat)
                 elif isinstance(item, _Wake):
                     pass  # the loop reads a dirty game back and _schedule re-arms timers
+                elif isinstance(item, _Tick):
+                    await self._check_flag()
+                elif isinstance(item, _Control):
+                    try:
+                        await self._control(item)
+                        if not item.done.done():
+                            item.done.set_result(None)
+                    except MoveRefused as exc:
+                        if not item.done.done():
+                            item.done.set_exception(exc)
                 else:
                     new_ply = await self._apply(item)
                     if item.done is not None and not item.done.done():
@@ -175,7 +260,7 @@ class Match:
     def _refuse_pending(self) -> None:
         while not self.inbox.empty():
             item = self.inbox.get_nowait()
-            if isinstance(item, _Move) and item.done is not None and not item.done.done():
+            if isinstance(item, (_Move, _Control)) and item.done is not None and not item.done.done():
                 item.done.set_exception(MoveRefused("game_over", "the game is over"))
 
     async def _apply(self, item: _Move) -> int:
@@ -184,8 +269,10 @@ class Match:
                 "store_unavailable", "the game is being read back from the store; try again shortly"
             )
         live = self.state
-        if live.is_over:
+        if self.over:
             raise MoveRefused("game_over", "the game is over")
+        if await self._check_flag():
+            raise MoveRefused("flag_fell", "the time of the seat to move ran out before the move arrived")
         if item.ply is not None and item.ply != self.ply:
             raise MoveRefused("stale", f"the move answers ply {item.ply} but the game is at ply {self.ply}")
         if item.seat != live.to_play:
@@ -205,8 +292,13 @@ class Match:
         result = self.kind.result(state)
         ply = self.ply
         rate = self.hub.rating_hook(self.info) if result is not None else None
-        await self._store(item, self.game_id, ply, item.seat, item.move, result, rate)
-        self.state, self.ply = state, ply + 1  # one step, no await in between: state and ply agree
+        now = self.hub.now_ms()
+        clock = self._clock_after(item.seat, None if state.is_over else state.to_play, now)
+        snapshot = clock.snapshot(now) if clock.timed else None
+        await self._store(item, self.game_id, ply, item.seat, item.move, result, rate, snapshot)
+        self.state, self.ply, self.clock = state, ply + 1, clock  # one step: state, ply and clock agree
+        if self.draw_offer is not None and self.draw_offer != item.seat:
+            self.draw_offer = None  # a move instead of an answer declines the draw
         try:
             self.events.add(self.kind, self.ply, item.seat, live, item.move, state)
         except Exception:  # a description that fails must not undo a committed move
@@ -242,6 +334,120 @@ class Match:
                 "store_unavailable", "the move could not be stored; try again shortly"
             ) from None
         self.backoff.reset()
+
+    def _clock_after(self, seat: int, to_play: int | None, now: int) -> Clock:
+        clock = self.clock.copy()
+        clock.moved(seat, to_play, now)
+        if to_play is None:
+            clock.stop(now)
+        return clock
+
+    # ---- clocks and table controls -------------------------------------------------------------------------
+    def _decides_alone(self) -> bool:
+        """A two-seat game with draws (rated by Glicko-2): a seat that runs out of time or resigns loses
+        to the other, and the two may agree a draw. In a game with one winner among the seats, the game
+        goes on without the seat: a bot plays it to the end."""
+        return self.kind.spec.rating == "glicko2" and self.info.players == 2
+
+    async def _check_flag(self) -> bool:
+        """Ends the game (two seats) or hands the seat to a bot when the running clock ran out; True if
+        a flag fell."""
+        if self.over or self._dirty:
+            return False
+        seat = self.clock.flagged(self.hub.now_ms())
+        info = None if seat is None else self.info.seat(seat)
+        if seat is None or info is None or info.takeover:
+            return False
+        log.info("game %s: seat %d ran out of time", self.game_id, seat)
+        await self._lose(seat, "timeout")
+        return True
+
+    async def _lose(self, seat: int, termination: str) -> None:
+        """`seat` loses by `termination` (timeout, resign, abandoned)."""
+        if self._decides_alone():
+            winner = 1 - seat
+            outcome = Outcome.single(winner, 2, termination, termination=termination)
+            await self._end(outcome.to_json())
+        else:
+            await self._hand_to_bot(seat, termination)
+
+    async def _end(self, result: dict[str, Any]) -> None:
+        """Finishes the game with a result the engine did not reach (stored, then shown)."""
+        now = self.hub.now_ms()
+        clock = self.clock.copy()
+        clock.stop(now)
+        rate = self.hub.rating_hook(self.info)
+        snapshot = clock.snapshot(now) if clock.timed else None
+        try:
+            await self.hub.db(self.hub.repo.finish_game, self.game_id, self.ply, result, rate, snapshot)
+        except StalePly:
+            self._mark_dirty()
+            raise MoveRefused("stale", "the game moved on; its position is being read back") from None
+        except StoreUnavailable:
+            raise MoveRefused("store_unavailable", "the game store is failing; try again shortly") from None
+        self.ended, self.clock, self.draw_offer = result, clock, None
+        self.info.status, self.info.result = "finished", result
+        self.hub.broadcast_state(self)
+
+    async def _hand_to_bot(self, seat: int, reason: str) -> None:
+        bot = self.hub.settings.takeover_bot
+        try:
+            self.info = await self.hub.db(self.hub.repo.takeover, self.game_id, seat, bot)
+        except StoreUnavailable:
+            raise MoveRefused("store_unavailable", "the game store is failing; try again shortly") from None
+        self.away_since.pop(seat, None)
+        log.info("game %s: seat %d %s; bot %r plays it to the end", self.game_id, seat, reason, bot)
+        self.hub.broadcast_table(self.info)
+        self.hub.broadcast_state(self)
+
+    async def _control(self, item: _Control) -> None:
+        if self._dirty:
+            raise MoveRefused("store_unavailable", "the game is being read back from the store; try again")
+        if self.over:
+            raise MoveRefused("game_over", "the game is over")
+        if await self._check_flag():
+            raise MoveRefused("game_over", "the game is over: a flag fell")
+        info = self.info.seat(item.seat)
+        if info is None or info.kind != "human":
+            raise MoveRefused("not_your_seat", f"seat {item.seat} is played by a bot")
+        if item.action == "resign":
+            await self._lose(item.seat, "resign")
+            return
+        if not self._decides_alone():
+            raise MoveRefused("draw_unavailable", "draws are agreed only in two-seat games")
+        if item.action == "draw_offer":
+            if self.draw_offer == item.seat:
+                raise MoveRefused("offer_pending", "your draw offer is already waiting for an answer")
+            if self.draw_offer is not None:
+                raise MoveRefused("offer_pending", "your opponent offered a draw: answer it with draw_answer")
+            other = self.info.seat(1 - item.seat)
+            if other is not None and other.kind != "human":
+                raise MoveRefused("draw_declined", "the bot declines the draw")
+            self.draw_offer = item.seat
+            self.hub.broadcast_state(self)
+            return
+        # draw_answer
+        if self.draw_offer is None or self.draw_offer == item.seat:
+            raise MoveRefused("no_offer", "there is no draw offer for you to answer")
+        if item.accept:
+            await self._end(Outcome.single(None, 2, "agreement", termination="agreement").to_json())
+        else:
+            self.draw_offer = None
+            self.hub.broadcast_state(self)
+
+    def _arm_flag(self) -> None:
+        if self._flag_timer is not None:
+            self._flag_timer.cancel()
+            self._flag_timer = None
+        due = self.clock.due_in(self.hub.now_ms())
+        if self.over or due is None:
+            return
+
+        async def fire() -> None:
+            await asyncio.sleep(due / 1000 + 0.01)
+            await self.inbox.put(_Tick())
+
+        self._flag_timer = asyncio.create_task(fire())
 
     def _retry_later(self, item: _Move, delay: float) -> None:
         self._retry_item = item
@@ -285,6 +491,9 @@ class Match:
             return False
         changed = len(moves) != self.ply or info.status != self.info.status
         self.state, self.info, self.ply, self._dirty = state, info, len(moves), False
+        self.clock = self._load_clock(info)
+        if info.status == "finished" and not state.is_over:
+            self.ended = info.result
         if changed:
             self.events.clear()  # the moves read back were never described here
         self.backoff.reset()
@@ -295,6 +504,7 @@ class Match:
 
     # ---- bots and abandoned seats --------------------------------------------------------------------------
     def _schedule(self) -> None:
+        self._arm_flag()
         if self.over:
             return
         seat = self.state.to_play
@@ -346,6 +556,13 @@ class Match:
             return
         now = time.monotonic()
         if now - since < self.hub.settings.abandon_timeout - 0.01 or now < self._takeover_at - 0.01:
+            return
+        if self.info.rated and self._decides_alone():
+            # A rated game is not silently unrated: the player who left loses it.
+            try:
+                await self._lose(seat, "abandoned")
+            except MoveRefused:
+                self._takeover_at = time.monotonic() + self.backoff.failed()
             return
         bot = self.hub.settings.takeover_bot
         try:

@@ -16,6 +16,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, Field
 
+from throne import games
 from throne.games import hidden_leaders as hl
 from throne.games import leaders
 from throne.games.hidden_leaders import rules as hl_rules
@@ -118,8 +119,14 @@ async def leaders_try(step: int, body: MoveIn) -> dict[str, Any]:
     except leaders.IllegalMoveError as exc:
         raise ApiError(400, "illegal_move", str(exc)) from None
     if lesson.goal(before, body.move, after):
-        return _leaders_out(step, after, done=True, move=body.move)
-    return _leaders_out(step, before, done=False, move=body.move)
+        events = _events("leaders", before, body.move, after, ply=1)
+        return _leaders_out(step, after, done=True, move=body.move, events=events)
+    return _leaders_out(step, before, done=False, move=body.move, events=[])
+
+
+def _events(game: str, before: Any, move: str, after: Any, ply: int) -> list[dict[str, Any]]:
+    """The engine's events of the learner's move, seen by seat 0, shaped as the game socket sends them."""
+    return [{"ply": ply, "seat": 0, **ev} for ev in games.get(game).move_events(before, move, after, 0)]
 
 
 def hl_start() -> hl.State:
@@ -142,17 +149,21 @@ def _hl_legal(st: hl.State) -> list[str]:
 async def hidden_leaders_turn(body: MovesIn) -> dict[str, Any]:
     """Replay the learner's moves of the first turn; ``done`` once the turn has passed to the next seat."""
     st = hl_start()
+    events: list[dict[str, Any]] = []
     for i, move in enumerate(body.moves):
         if st.to_play != 0:
             raise ApiError(400, "turn_over", f"move {i + 1}: the tutorial turn is already over")
         if move not in _hl_legal(st):
             raise ApiError(400, "illegal_move", f"move {i + 1}: {move!r} is not offered now")
+        before = st.clone()
         st.play(move)
+        if i == len(body.moves) - 1:  # the events of the move just made, as seat 0 may see them
+            events = _events("hidden-leaders", before, move, st, ply=i + 1)
     done = st.to_play != 0
     view = st.view(0)  # the learner's seat: the opponent's hand and leader stay hidden
     kind = None if done else hl_rules.decision(st)[1]
     return {"view": view, "legal_moves": [] if done else _hl_legal(st), "kind": kind, "done": done,
-            "moves": body.moves}
+            "moves": body.moves, "events": events}
 
 
 @pages.get("/tutorial", response_class=HTMLResponse)

@@ -24,6 +24,7 @@ from throne.store.repo import GameInfo, NotFound
 router = APIRouter()
 log = logging.getLogger(__name__)
 MOVE_MAX = 256
+CONTROLS = ("resign", "draw_offer", "draw_answer")
 
 
 class _Bucket:
@@ -79,8 +80,13 @@ class _Session:
             await self.hello(msg)
         elif kind == "move":
             await self.move(msg)
+        elif kind in CONTROLS:
+            await self.control(kind, msg)
         else:
-            self.refuse("bad_message", f"unknown message type {kind[:32]!r}; expected hello, move or ping")
+            self.refuse(
+                "bad_message",
+                f"unknown message type {kind[:32]!r}; expected hello, move, ping, {', '.join(CONTROLS)}",
+            )
 
     async def hello(self, msg: dict[str, Any]) -> None:
         if self.greeted:
@@ -153,6 +159,23 @@ class _Session:
         """The session cookie acts for a seat only on sockets opened by this site's own pages."""
         origin = self.ws.headers.get("origin")
         return origin is None or urlsplit(origin).netloc == self.ws.headers.get("host")
+
+    async def control(self, kind: str, msg: dict[str, Any]) -> None:
+        """resign, draw_offer, draw_answer {"accept": bool}: the seat's person only."""
+        if not self.greeted:
+            self.refuse("need_hello", "send hello first", request=kind)
+            return
+        accept = msg.get("accept", False)
+        if kind == "draw_answer" and not isinstance(msg.get("accept"), bool):
+            self.refuse("bad_message", 'draw_answer has a boolean field "accept"', request=kind)
+            return
+        if self.conn.seat is None:
+            self.refuse("spectator", f"spectators cannot {kind.replace('_', ' ')}", request=kind)
+            return
+        try:
+            await self.hub.table_control(self.game_id, self.conn.seat, kind, bool(accept))
+        except (MoveRefused, ApiError) as exc:
+            self.refuse(exc.code, exc.message, request=kind)
 
     async def move(self, msg: dict[str, Any]) -> None:
         if not self.greeted:

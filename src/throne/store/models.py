@@ -54,6 +54,8 @@ class Game(Base):
     secret: Mapped[str | None] = mapped_column(String(128), nullable=True)  # the deal's 128-bit secret, hex
     ply: Mapped[int] = mapped_column(Integer, default=0)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    #: the time control and the clock snapshot (throne.clock), updated with every move; None: untimed
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     creator_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

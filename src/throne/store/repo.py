@@ -113,6 +113,8 @@ class GameInfo:
     seats: list[SeatInfo] = field(default_factory=list)
     #: the game's secret (hex); None for a game started before secrets, which has an integer `seed` instead
     secret: str | None = None
+    #: the clock snapshot stored with the move log (`throne.clock.Clock.snapshot`); None: untimed
+    clock: dict[str, Any] | None = None
 
     def seat(self, n: int) -> SeatInfo | None:
         return next((s for s in self.seats if s.seat == n), None)
@@ -152,6 +154,7 @@ def _info(session: Session, game: Game) -> GameInfo:
         as_utc(game.finished_at),
         seats,
         game.secret,
+        game.clock,
     )
 
 
@@ -225,6 +228,7 @@ class Repo:
         invite: str | None,
         creator_id: int | None,
         seats: Iterable[SeatSpec],
+        clock: dict[str, Any] | None = None,
     ) -> GameInfo:
         with self.db.sessions.begin() as s:
             row = Game(
@@ -238,6 +242,7 @@ class Repo:
                 ply=0,
                 creator_id=creator_id,
                 created_at=utcnow(),
+                clock=clock,
             )
             s.add(row)
             s.flush()
@@ -390,16 +395,21 @@ class Repo:
         move: str,
         result: dict[str, Any] | None = None,
         rate: RateHook | None = None,
+        clock: dict[str, Any] | None = None,
     ) -> None:
-        """Appends move number `ply` (0-based) and, when `result` is given, finishes the game — atomically.
+        """Appends move number `ply` (0-based) with the clock snapshot after it and, when `result` is
+        given, finishes the game — atomically.
 
         Raises StalePly when the log does not hold exactly `ply` moves: nothing is duplicated or skipped.
         """
         with self.db.sessions.begin() as s:
+            values: dict[str, Any] = {"ply": ply + 1}
+            if clock is not None:
+                values["clock"] = clock
             done = s.execute(
                 update(Game)
                 .where(Game.id == game_id, Game.status == "live", Game.ply == ply)
-                .values(ply=ply + 1)
+                .values(**values)
             )
             if done.rowcount != 1:
                 raise StalePly(f"game {game_id} is not live at ply {ply}")
@@ -416,6 +426,42 @@ class Repo:
                 if rate is not None:
                     s.flush()
                     rate(s, _info(s, s.get(Game, game_id)))
+
+    def save_clock(self, game_id: int, ply: int, clock: dict[str, Any]) -> bool:
+        """A clock checkpoint of a live game at `ply`; False when the game moved on or ended meanwhile."""
+        with self.db.sessions.begin() as s:
+            done = s.execute(
+                update(Game)
+                .where(Game.id == game_id, Game.status == "live", Game.ply == ply)
+                .values(clock=clock)
+            )
+            return bool(done.rowcount == 1)
+
+    def finish_game(
+        self,
+        game_id: int,
+        ply: int,
+        result: dict[str, Any],
+        rate: RateHook | None = None,
+        clock: dict[str, Any] | None = None,
+    ) -> None:
+        """Ends a live game at `ply` without a move (a flag fall, a resignation, an agreed draw).
+
+        Raises StalePly when the game is not live at exactly `ply`."""
+        with self.db.sessions.begin() as s:
+            values: dict[str, Any] = {"status": "finished", "result": result, "finished_at": utcnow()}
+            if clock is not None:
+                values["clock"] = clock
+            done = s.execute(
+                update(Game)
+                .where(Game.id == game_id, Game.status == "live", Game.ply == ply)
+                .values(**values)
+            )
+            if done.rowcount != 1:
+                raise StalePly(f"game {game_id} is not live at ply {ply}")
+            if rate is not None:
+                s.flush()
+                rate(s, _info(s, s.get(Game, game_id)))
 
     @reads
     def moves(self, game_id: int) -> list[tuple[int, str]]:

@@ -39,6 +39,7 @@ class CreateIn(BaseModel):
     rated: bool = False
     private: bool = False
     name: str | None = Field(default=None, max_length=200)
+    time_control: dict[str, Any] | None = None
 
 
 class PlayBotIn(BaseModel):
@@ -47,6 +48,7 @@ class PlayBotIn(BaseModel):
     players: int = Field(default=2, ge=1, le=16)
     options: dict[str, Any] = Field(default_factory=dict)
     name: str | None = Field(default=None, max_length=200)
+    time_control: dict[str, Any] | None = None
 
 
 class JoinIn(BaseModel):
@@ -99,7 +101,15 @@ async def _replay_limit(request: Request) -> None:
 async def create_game(body: CreateIn, request: Request, response: Response) -> dict:
     hub = hub_of(request)
     table = NewTable(
-        body.game, body.players, body.options, dict(body.bots), body.seat, body.sit, body.rated, body.private
+        body.game,
+        body.players,
+        body.options,
+        dict(body.bots),
+        body.seat,
+        body.sit,
+        body.rated,
+        body.private,
+        body.time_control,
     )
     await _table_limits(request, table)
     user = await user_or_guest(request, response, body.name)
@@ -112,9 +122,10 @@ async def create_game(body: CreateIn, request: Request, response: Response) -> d
 async def play_bot(body: PlayBotIn, request: Request, response: Response) -> dict:
     hub = hub_of(request)
     bots = {place: body.bot for place in range(1, body.players)}  # as Hub.play_bot seats them
-    await _table_limits(request, NewTable(body.game, body.players, body.options, bots, 0, True, False, False))
+    table = NewTable(body.game, body.players, body.options, bots, 0, True, False, False, body.time_control)
+    await _table_limits(request, table)
     user = await user_or_guest(request, response, body.name)
-    info, token = await hub.play_bot(user, body.game, body.bot, body.players, body.options)
+    info, token = await hub.play_bot(user, body.game, body.bot, body.players, body.options, body.time_control)
     caps_of(request).created(info.id, client_ip(request))
     summary = hub.summary(info, user.id)
     return {"game": summary, "token": token, "seat": (summary["you"] or {}).get("seat")}

@@ -48,6 +48,7 @@ async function leadersStep(n) {
   if (!data) return;
   steps = data.steps;
   controller.setMoves([]); // each lesson is a position of its own
+  if (controller.setEvents) controller.setEvents([]);
   showLeaders(data, "", "");
   showNext(null, null);
 }
@@ -57,7 +58,7 @@ function showLeaders(data, feedback, state) {
   root.dataset.lesson = data.lesson;
   const key = `tutorial.leaders.${data.lesson}`;
   setLesson(`${t("tutorial.step", { n: data.step + 1, total: data.steps })} — ${t(`${key}.title`)}`, t(`${key}.text`), feedback, state);
-  controller.update({ view: data.view, legal_moves: data.legal_moves });
+  controller.update({ view: data.view, legal_moves: data.legal_moves, events: data.events || [] });
 }
 
 async function leadersMove(move) {
@@ -85,7 +86,7 @@ async function hiddenUpdate() {
     moves.pop();
     return;
   }
-  controller.update({ view: data.view, legal_moves: data.legal_moves });
+  controller.update({ view: data.view, legal_moves: data.legal_moves, events: data.events || [] });
   controller.setLog(moves.map((move) => ({ seat: 0, move })));
   root.dataset.lesson = data.kind || "done";
   root.dataset.moves = String(moves.length);

@@ -1,0 +1,252 @@
+"""Clocks and table controls over real WebSockets, with a fake time (no sleeping): Fischer increments and
+a flag fall, a correspondence game across a restart, resignations, draw offers and rated leavers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.server.helpers import as_guest, hello, read_until
+from throne.server.app import create_app
+from throne.server.config import Settings
+
+FISCHER = {"kind": "fischer", "minutes": 1, "increment": 2}
+
+
+class FakeTime:
+    def __init__(self, ms: int = 1_000_000) -> None:
+        self.ms = ms
+
+    def __call__(self) -> int:
+        return self.ms
+
+
+@pytest.fixture
+def fake(client: TestClient) -> FakeTime:
+    now = FakeTime()
+    client.app.state.hub.now_ms = now
+    return now
+
+
+def table(
+    client: TestClient, control: dict[str, Any] | None, rated: bool = False
+) -> tuple[int, dict[int, str]]:
+    """A live two-person Leaders game with this time control; {engine seat: token}."""
+    if rated:
+        for name in ("ann", "bob"):
+            client.cookies.clear()
+            r = client.post("/api/accounts/register", json={"username": name, "password": "correct horse 1"})
+            assert r.status_code in (200, 201), r.text
+    tokens = []
+    for n, name in enumerate(("ann", "bob")):
+        if rated:
+            client.cookies.clear()
+            r = client.post("/api/accounts/login", json={"username": name, "password": "correct horse 1"})
+            assert r.status_code == 200, r.text
+        else:
+            as_guest(client, name)
+        if n == 0:
+            r = client.post(
+                "/api/games", json={"game": "leaders", "players": 2, "time_control": control, "rated": rated}
+            )
+            assert r.status_code == 201, r.text
+            game_id = r.json()["game"]["id"]
+        else:
+            r = client.post(f"/api/games/{game_id}/join", json={})
+            assert r.status_code == 200, r.text
+        tokens.append(r.json()["token"])
+    client.cookies.clear()
+    seats = {}
+    for token in tokens:
+        seats[client.get(f"/api/games/{game_id}/view", headers={"X-Seat-Token": token}).json()["seat"]] = (
+            token
+        )
+    return game_id, seats
+
+
+def poke(client: TestClient, game_id: int) -> None:
+    client.portal.call(client.app.state.hub.matches[game_id].poke)
+
+
+def test_fischer_increment_per_turn_and_a_flag_fall(client: TestClient, fake: FakeTime) -> None:
+    game_id, tokens = table(client, FISCHER)
+    with (
+        client.websocket_connect(f"/ws/games/{game_id}") as ws0,
+        client.websocket_connect(f"/ws/games/{game_id}") as ws1,
+    ):
+        sockets = {0: ws0, 1: ws1}
+        for seat, ws in sockets.items():
+            hello(ws, tokens[seat])
+        states = {seat: read_until(ws, "state", 0)[0] for seat, ws in sockets.items()}
+        state = states[0]
+        clocks = state["clocks"]
+        assert clocks["remaining_ms"] == [60_000, 60_000] and clocks["running"] == state["to_play"]
+        assert clocks["server_time"] == fake.ms and clocks["control"] == FISCHER
+        ply, spent, turns = 0, {0: 0, 1: 0}, {0: 0, 1: 0}
+        while ply < 8:
+            seat = state["to_play"]
+            fake.ms += 1_000
+            spent[seat] += 1_000
+            sockets[seat].send_json({"type": "move", "move": states[seat]["legal_moves"][0], "ply": ply})
+            ply += 1
+            states = {s: read_until(ws, "state", ply)[0] for s, ws in sockets.items()}
+            state = states[0]
+            if state["to_play"] != seat:
+                turns[seat] += 1  # the turn passed: the increment is added once
+            want = 60_000 - spent[seat] + 2_000 * turns[seat]
+            assert state["clocks"]["remaining_ms"][seat] == want
+            assert state["clocks"]["running"] == state["to_play"]
+        assert turns[0] + turns[1] < ply  # Leaders turns have several decisions: no increment inside one
+        runner = state["to_play"]
+        fake.ms += state["clocks"]["remaining_ms"][runner]
+        poke(client, game_id)
+        final = read_until(ws0, "state", ply)[0]
+        while final["status"] != "finished":
+            final = read_until(ws0, "state", ply)[0]
+    assert final["result"]["termination"] == "timeout" and final["result"]["winner"] == 1 - runner
+    assert final["to_play"] is None and final["clocks"]["running"] is None
+    assert final["clocks"]["remaining_ms"][runner] == 0
+    game = client.get(f"/api/games/{game_id}").json()["game"]
+    assert game["status"] == "finished" and game["result"]["termination"] == "timeout"
+
+
+def _moves_until_turn_passes(client: TestClient, game_id: int, tokens: dict[int, str]) -> int:
+    """Plays first legal moves by REST until the other seat is to play; returns the ply."""
+    view = client.get(f"/api/games/{game_id}/view", headers={"X-Seat-Token": tokens[0]}).json()
+    first = view["to_play"]
+    while True:
+        view = client.get(f"/api/games/{game_id}/view", headers={"X-Seat-Token": tokens[first]}).json()
+        if view["to_play"] != first:
+            return view["ply"]
+        r = client.post(
+            f"/api/games/{game_id}/move",
+            json={"move": view["legal_moves"][0], "ply": view["ply"]},
+            headers={"X-Seat-Token": tokens[first]},
+        )
+        assert r.status_code == 200, r.text
+
+
+def test_a_correspondence_game_resumes_across_a_restart(settings: Settings) -> None:
+    day = 24 * 3_600_000
+    now = FakeTime()
+    settings.time_source = now
+    with TestClient(create_app(settings)) as client:
+        game_id, tokens = table(client, {"kind": "correspondence", "days": 1})
+        now.ms += 3 * 3_600_000
+        ply = _moves_until_turn_passes(client, game_id, tokens)
+        now.ms += 5 * 3_600_000  # the second seat thinks five hours, then the server stops
+        runner = client.get(f"/api/games/{game_id}/view").json()["to_play"]
+    now.ms += 30 * day  # a month of downtime is not charged
+    with TestClient(create_app(settings)) as client, client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        hello(ws, tokens[runner])
+        state = read_until(ws, "state", ply)[0]
+        assert state["status"] == "live" and state["clocks"]["running"] == runner
+        assert state["clocks"]["remaining_ms"][runner] == day - 5 * 3_600_000
+        now.ms += day - 5 * 3_600_000
+        poke(client, game_id)
+        final = read_until(ws, "state", ply)[0]
+        while final["status"] != "finished":
+            final = read_until(ws, "state", ply)[0]
+    assert final["result"]["termination"] == "timeout" and final["result"]["winner"] == 1 - runner
+
+
+def _sockets(client: TestClient, game_id: int, tokens: dict[int, str]):
+    ws = {seat: client.websocket_connect(f"/ws/games/{game_id}") for seat in tokens}
+    return ws
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_resign_ends_a_leaders_game(client: TestClient, fake: FakeTime, seat: int) -> None:
+    game_id, tokens = table(client, FISCHER)
+    with (
+        client.websocket_connect(f"/ws/games/{game_id}") as ws,
+        client.websocket_connect(f"/ws/games/{game_id}") as watcher,
+    ):
+        hello(ws, tokens[seat])
+        hello(watcher, None, spectate=True)
+        read_until(ws, "state", 0)
+        watcher.send_json({"type": "resign"})
+        error, _ = read_until(watcher, "error")
+        assert error["code"] == "spectator" and error["request"] == "resign"
+        ws.send_json({"type": "resign"})
+        final = read_until(ws, "state", 0)[0]
+    assert final["status"] == "finished" and final["result"]["termination"] == "resign"
+    assert final["result"]["winner"] == 1 - seat
+    again = client.post(
+        f"/api/games/{game_id}/move", json={"move": "x"}, headers={"X-Seat-Token": tokens[seat]}
+    )
+    assert again.status_code == 409 and again.json()["error"]["code"] == "game_over"
+
+
+def test_draw_offers_declined_refused_and_accepted(client: TestClient, fake: FakeTime) -> None:
+    game_id, tokens = table(client, None)
+    with (
+        client.websocket_connect(f"/ws/games/{game_id}") as ws0,
+        client.websocket_connect(f"/ws/games/{game_id}") as ws1,
+    ):
+        hello(ws0, tokens[0])
+        hello(ws1, tokens[1])
+        for ws in (ws0, ws1):
+            assert read_until(ws, "state", 0)[0]["clocks"] is None  # untimed
+        ws1.send_json({"type": "draw_answer", "accept": True})
+        assert read_until(ws1, "error")[0]["code"] == "no_offer"
+        ws0.send_json({"type": "draw_answer"})
+        assert read_until(ws0, "error")[0]["code"] == "bad_message"
+        ws0.send_json({"type": "draw_offer"})
+        offered = read_until(ws1, "state", 0)[0]
+        assert offered["offers"] == {"draw": 0} and offered["status"] == "live"
+        ws0.send_json({"type": "draw_offer"})
+        assert read_until(ws0, "error")[0]["code"] == "offer_pending"
+        ws0.send_json({"type": "draw_answer", "accept": True})
+        assert read_until(ws0, "error")[0]["code"] == "no_offer"  # one's own offer is not answered
+        ws1.send_json({"type": "draw_answer", "accept": False})
+        declined = read_until(ws0, "state", 0)
+        while declined[0]["offers"]["draw"] is not None:
+            declined = read_until(ws0, "state", 0)
+        ws1.send_json({"type": "draw_offer"})
+        assert read_until(ws0, "state", 0)[0]["offers"] == {"draw": 1}
+        ws0.send_json({"type": "draw_answer", "accept": True})
+        final = read_until(ws0, "state", 0)[0]
+        while final["status"] != "finished":
+            final = read_until(ws0, "state", 0)[0]
+    assert final["result"]["winners"] == [] and final["result"]["termination"] == "agreement"
+    assert final["result"]["scores"] == [0.5, 0.5]
+
+
+def test_hidden_leaders_resignation_hands_the_seat_to_a_bot(client: TestClient, fake: FakeTime) -> None:
+    as_guest(client, "Solo")
+    r = client.post("/api/play-bot", json={"game": "hidden-leaders", "bot": "random", "players": 3})
+    assert r.status_code == 201, r.text
+    game_id, token, seat = r.json()["game"]["id"], r.json()["token"], r.json()["seat"]
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        hello(ws, token)
+        ws.send_json({"type": "draw_offer"})
+        assert read_until(ws, "error")[0]["code"] == "draw_unavailable"
+        ws.send_json({"type": "resign"})
+        table_msg = read_until(ws, "table")[0]
+        while not any(s.get("takeover") for s in table_msg["game"]["seats"]):
+            table_msg = read_until(ws, "table")[0]
+    mine = table_msg["game"]["seats"][seat]
+    assert mine["kind"] == "bot" and mine["takeover"] is True
+
+
+def test_a_rated_leaver_loses_the_game_and_rating(client: TestClient, fake: FakeTime) -> None:
+    game_id, _ = table(client, None, rated=True)
+    hub = client.app.state.hub
+    hub.settings.abandon_timeout = 0.0  # nobody is connected: the seat to move is abandoned at once
+    match = hub.matches[game_id]
+    client.portal.call(match.presence_changed)
+    for _ in range(200):
+        game = client.get(f"/api/games/{game_id}").json()["game"]
+        if game["status"] == "finished":
+            break
+        client.portal.call(__import__("asyncio").sleep, 0.01)
+    assert game["status"] == "finished" and game["result"]["termination"] == "abandoned"
+    winner = game["result"]["winner"]
+    users = {s["seat"]: s["user_id"] for s in game["seats"]}
+    ratings = {
+        seat: client.get(f"/api/players/{uid}").json()["ratings"]["leaders"] for seat, uid in users.items()
+    }
+    assert ratings[1 - winner]["rating"] < 1500 < ratings[winner]["rating"]
