@@ -46,6 +46,11 @@ def test_a_running_clock_and_resigning_against_a_bot(
     expect(page.locator("#ctl-new")).to_be_visible()
     expect(page.locator("#clocks .clock.running")).to_have_count(0)
     screenshot(page, f"controls-resigned-{lang}-{size}")
+    if lang == "en":  # the bot accepts a rematch at once: the page moves to the new game
+        old = page.url
+        page.click("#ctl-rematch")
+        page.wait_for_url(lambda url: url != old and re.search(r"/games/\d+$", url) is not None)
+        expect(page.locator("#clocks .clock")).to_have_count(2)
 
 
 def test_a_draw_offer_accepted_by_the_other_player(contexts: Contexts) -> None:

@@ -250,3 +250,49 @@ def test_a_rated_leaver_loses_the_game_and_rating(client: TestClient, fake: Fake
         seat: client.get(f"/api/players/{uid}").json()["ratings"]["leaders"] for seat, uid in users.items()
     }
     assert ratings[1 - winner]["rating"] < 1500 < ratings[winner]["rating"]
+
+
+def test_rematch_swaps_sides_once_both_ask(client: TestClient, fake: FakeTime) -> None:
+    game_id, tokens = table(client, FISCHER)
+    with (
+        client.websocket_connect(f"/ws/games/{game_id}") as ws0,
+        client.websocket_connect(f"/ws/games/{game_id}") as ws1,
+    ):
+        hello(ws0, tokens[0])
+        hello(ws1, tokens[1])
+        read_until(ws0, "state", 0)
+        ws0.send_json({"type": "rematch"})
+        assert read_until(ws0, "error")[0]["code"] == "not_finished"
+        ws0.send_json({"type": "resign"})
+        read_until(ws0, "state", 0)
+        ws0.send_json({"type": "rematch"})
+        assert read_until(ws1, "rematch_pending")[0]["seats"] == [0]
+        ws0.send_json({"type": "rematch"})
+        assert read_until(ws0, "error")[0]["code"] == "rematch_pending"
+        ws1.send_json({"type": "rematch"})
+        offers = {seat: read_until(ws, "rematch")[0] for seat, ws in ((0, ws0), (1, ws1))}
+    new_id = offers[0]["new_game_id"]
+    assert offers[1]["new_game_id"] == new_id != game_id
+    for old_seat, offer in offers.items():
+        view = client.get(f"/api/games/{new_id}/view", headers={"X-Seat-Token": offer["token"]}).json()
+        assert view["status"] == "live" and view["seat"] == 1 - old_seat  # sides swapped
+    game = client.get(f"/api/games/{new_id}").json()["game"]
+    assert game["time_control"] == FISCHER
+
+
+def test_a_bot_accepts_a_rematch_at_once(client: TestClient, fake: FakeTime) -> None:
+    as_guest(client, "Solo")
+    r = client.post("/api/play-bot", json={"game": "leaders", "bot": "random"})
+    game_id, token, seat = r.json()["game"]["id"], r.json()["token"], r.json()["seat"]
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        hello(ws, token)
+        ws.send_json({"type": "resign"})
+        final = read_until(ws, "state")[0]
+        while final["status"] != "finished":
+            final = read_until(ws, "state")[0]
+        ws.send_json({"type": "rematch"})
+        offer = read_until(ws, "rematch")[0]
+    view = client.get(
+        f"/api/games/{offer['new_game_id']}/view", headers={"X-Seat-Token": offer["token"]}
+    ).json()
+    assert view["status"] == "live" and view["seat"] == 1 - seat

@@ -3,6 +3,7 @@
 // is a plain protocol message; the server refuses what is not allowed.
 import { t } from "./i18n.js";
 import { Clocks, formatMs } from "./clock.js";
+import { saveToken } from "./net.js";
 
 const $ = (sel) => document.querySelector(sel);
 const ENDINGS = ["timeout", "resign", "agreement", "abandoned"];
@@ -14,6 +15,7 @@ export class TableControls {
     this.seat = null;
     this.summary = null;
     this.last = null; // the latest state message
+    this.rematchAsked = false;
     this.abandonMs = 120_000;
     this.away = new Map(); // seat -> when this page saw it disconnect (performance.now())
     this.clocks = new Clocks($("#clocks"));
@@ -27,6 +29,7 @@ export class TableControls {
     $("#ctl-draw").addEventListener("click", () => this.send({ type: "draw_offer" }));
     $("#ctl-accept").addEventListener("click", () => this.send({ type: "draw_answer", accept: true }));
     $("#ctl-decline").addEventListener("click", () => this.send({ type: "draw_answer", accept: false }));
+    $("#ctl-rematch").addEventListener("click", () => this.send({ type: "rematch" }));
     const sound = $("#ctl-sound");
     sound.checked = this.sound;
     sound.addEventListener("change", () => {
@@ -87,7 +90,22 @@ export class TableControls {
     $("#ctl-draw-answer").hidden = !incoming;
     if (incoming) $("#ctl-draw-text").textContent = t("ui.ctl.draw_incoming", { name: this.seatName(draw) });
     $("#ctl-draw-sent").hidden = !(live && draw === this.seat && seated);
-    $("#ctl-new").hidden = live || !this.summary || this.summary.status !== "finished";
+    const finished = !live && this.summary && this.summary.status === "finished";
+    $("#ctl-new").hidden = !finished;
+    $("#ctl-rematch").hidden = !(finished && seated) || this.rematchAsked;
+  }
+
+  /** `rematch_pending` (who asked so far) or `rematch` (the new game, with this seat's token). */
+  rematch(msg) {
+    if (msg.type === "rematch_pending") {
+      this.rematchAsked = msg.seats.includes(this.seat);
+      $("#ctl-rematch-sent").hidden = !this.rematchAsked;
+      this.renderButtons(this.last);
+      return;
+    }
+    if (msg.token) saveToken(msg.new_game_id, msg.token);
+    const invite = msg.invite ? `?invite=${encodeURIComponent(msg.invite)}` : "";
+    location.href = `/games/${msg.new_game_id}${invite}`;
   }
 
   /** A game ended without the engine (time, resignation, agreement, a leaver): say so in the result line. */

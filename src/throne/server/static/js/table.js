@@ -196,6 +196,8 @@ function onMessage(msg) {
     if (controls) controls.table(summary, seat);
   } else if (msg.type === "state") {
     onState(msg);
+  } else if (msg.type === "rematch" || msg.type === "rematch_pending") {
+    if (controls) controls.rematch(msg);
   } else if (msg.type === "error") {
     showError(t("ui.error.prefix", { reason: msg.message || msg.code }));
     if (controller && controller.view) controller.render();
