@@ -196,7 +196,7 @@ def test_draw_offers_declined_refused_and_accepted(client: TestClient, fake: Fak
         assert read_until(ws0, "error")[0]["code"] == "bad_message"
         ws0.send_json({"type": "draw_offer"})
         offered = read_until(ws1, "state", 0)[0]
-        assert offered["offers"] == {"draw": 0} and offered["status"] == "live"
+        assert offered["offers"] == {"draw": 0, "draw_allowed": True} and offered["status"] == "live"
         ws0.send_json({"type": "draw_offer"})
         assert read_until(ws0, "error")[0]["code"] == "offer_pending"
         ws0.send_json({"type": "draw_answer", "accept": True})
@@ -206,7 +206,7 @@ def test_draw_offers_declined_refused_and_accepted(client: TestClient, fake: Fak
         while declined[0]["offers"]["draw"] is not None:
             declined = read_until(ws0, "state", 0)
         ws1.send_json({"type": "draw_offer"})
-        assert read_until(ws0, "state", 0)[0]["offers"] == {"draw": 1}
+        assert read_until(ws0, "state", 0)[0]["offers"]["draw"] == 1
         ws0.send_json({"type": "draw_answer", "accept": True})
         final = read_until(ws0, "state", 0)[0]
         while final["status"] != "finished":

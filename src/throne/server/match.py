@@ -131,7 +131,7 @@ class Match:
 
     def offers(self) -> dict[str, Any]:
         """Pending offers, as the `state` message carries them."""
-        return {"draw": self.draw_offer}
+        return {"draw": self.draw_offer, "draw_allowed": self._decides_alone()}
 
     # ---- called by the hub / connections ------------------------------------------------------------------
     def start(self) -> None:

@@ -14,7 +14,7 @@ from throne.games.hidden_leaders.events import EVENT_TYPES, events, locate
 from throne.games.hidden_leaders.state import State
 
 from . import test_cards, test_legends_cards
-from .helpers import build, force_fate
+from .helpers import build
 
 TOKEN = re.compile(r"[a-z]+(?:-[a-z]+)*")
 LEGENDS = ("core", "kickstarter", "queens", "legends")
@@ -55,8 +55,12 @@ def _run(card: str, setup: dict[str, Any], moves: list[Any]) -> list[list[list[d
     for m in moves:
         if isinstance(m, list):
             continue
-        if isinstance(m, tuple):
-            force_fate(st, *m[1:])
+        if isinstance(m, tuple):  # a Fate: both drawn cards made ``kind``, then chosen (described too)
+            _, seat, kind = m
+            assert st.to_play == seat
+            st.stack[-1] = {**st.stack[-1], "hid": [kind, kind]}
+            st.changed()
+            _play(st, f"fate {kind}", log)
             continue
         _play(st, m, log)
     return log
@@ -139,3 +143,29 @@ def test_a_whole_game_ends_with_the_reason() -> None:
     assert end["leaders"] == st.leaders and end["seats"] and end["threshold"] == 7
     assert end["why"] in ("war", "balance", "red-ahead", "green-ahead")
     assert all(count >= 7 for count in end["seats"].values())
+
+
+def test_legends_events_guardian_marker_fate_and_skipped_turns() -> None:
+    seen: dict[str, list[dict[str, Any]]] = {}
+    for r in test_legends_cards.ROWS:
+        for per in _run(r[0], {"modules": LEGENDS, **r[1]}, r[2]):
+            for e in per[0]:  # the spectator's events
+                seen.setdefault(e["type"], []).append(e)
+    assert any("guardian" in e and e["guardian"][0] != e["guardian"][1] for e in seen["markers"])
+    assert seen["fate"] and all(set(e) == {"type", "seat"} for e in seen["fate"])  # drawn kinds stay secret
+    assert any(e["kind"] == "fate" for e in seen["decision"])
+    assert seen["skip-next"]
+
+
+@pytest.mark.parametrize("modules", [("core",), LEGENDS])
+def test_random_games_leak_nothing_to_any_seat(modules: tuple[str, ...]) -> None:
+    """Whole games: every event a seat or a spectator gets names only cards it saw before or after it."""
+    import random
+
+    rng = random.Random(len(modules))
+    for game in range(2):
+        st = hl.new_game(players=3 + game, seed=game, modules=modules)
+        log: list[list[list[dict[str, Any]]]] = []
+        while not st.is_over:
+            _play(st, rng.choice(st.legal_moves()), log)
+        assert log[-1][0][-1]["type"] == "game-end"
