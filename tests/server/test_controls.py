@@ -296,3 +296,47 @@ def test_a_bot_accepts_a_rematch_at_once(client: TestClient, fake: FakeTime) -> 
         f"/api/games/{offer['new_game_id']}/view", headers={"X-Seat-Token": offer["token"]}
     ).json()
     assert view["status"] == "live" and view["seat"] == 1 - seat
+
+
+def test_a_returning_player_takes_the_seat_back_at_their_next_decision(
+    client: TestClient, fake: FakeTime
+) -> None:
+    game_id, tokens = table(client, None)
+    hub = client.app.state.hub
+
+    async def first_legal(_game: str, state: Any, _seat: int, _bot: str, **_kw: Any) -> str:
+        return state.legal_moves()[0]
+
+    hub.chooser = first_legal
+    first = client.get(f"/api/games/{game_id}/view").json()["to_play"]
+    other = 1 - first
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws_other:
+        hello(ws_other, tokens[other])
+        hub.settings.abandon_timeout = 0.0  # the absent seat to move is taken over at once
+        client.portal.call(hub.matches[game_id].presence_changed)
+        taken = read_until(ws_other, "table")[0]
+        while not taken["game"]["seats"][first].get("takeover"):
+            taken = read_until(ws_other, "table")[0]
+        state = read_until(ws_other, "state")[0]
+        while not state["your_turn"]:  # the bot plays the absent seat's turn
+            state = read_until(ws_other, "state")[0]
+        hub.settings.abandon_timeout = 3600.0
+        with client.websocket_connect(f"/ws/games/{game_id}") as ws_back:
+            hello(ws_back, tokens[first])
+            mine = read_until(ws_back, "state", state["ply"])[0]
+            assert not mine["your_turn"]
+            ply = state["ply"]
+            while state["to_play"] == other:  # the other seat finishes its turn
+                ws_other.send_json({"type": "move", "move": state["legal_moves"][0], "ply": ply})
+                ply += 1
+                state = read_until(ws_other, "state", ply)[0]
+            back = read_until(ws_back, "table")[0]
+            while back["game"]["seats"][first]["kind"] != "human":
+                back = read_until(ws_back, "table")[0]
+            mine = read_until(ws_back, "state")[0]
+            while not mine["your_turn"]:
+                mine = read_until(ws_back, "state")[0]
+    assert mine["ply"] == ply and mine["legal_moves"]
+    info = client.portal.call(hub.db, hub.repo.get_game, game_id)
+    seat = info.seat(first)
+    assert seat.kind == "human" and seat.takeover  # the game keeps the mark: a bot played part of it
