@@ -5,6 +5,7 @@ import { GameSocket, api, savedToken, saveToken } from "./net.js";
 import { LeadersTable } from "./leaders-table.js";
 import { HiddenTable, setGameData } from "./hidden-table.js";
 import { showError, clearError } from "./common.js";
+import { TableControls } from "./controls.js";
 
 const $ = (sel) => document.querySelector(sel);
 const root = $("#table-root");
@@ -18,6 +19,7 @@ let socket = null;
 let controller = null;
 let ply = -1;
 let history = [];
+let controls = null;
 let ratingBefore; // this player's rating in a rated game before it ended (undefined: not asked)
 let ratingShown = false;
 
@@ -168,6 +170,7 @@ function onState(msg) {
     renderSeats();
   }
   controller.update(msg);
+  if (controls) controls.update(msg);
   trackRating(msg);
   root.dataset.ply = String(msg.ply);
   root.dataset.status = msg.status || "";
@@ -186,11 +189,15 @@ function onMessage(msg) {
     ensureController();
     setSeat(msg.seat);
     renderSeats();
+    if (controls) controls.table(summary, seat);
   } else if (msg.type === "table") {
     summary = msg.game;
     renderSeats();
+    if (controls) controls.table(summary, seat);
   } else if (msg.type === "state") {
     onState(msg);
+  } else if (msg.type === "rematch" || msg.type === "rematch_pending") {
+    if (controls) controls.rematch(msg);
   } else if (msg.type === "error") {
     showError(t("ui.error.prefix", { reason: msg.message || msg.code }));
     if (controller && controller.view) controller.render();
@@ -240,6 +247,14 @@ async function main() {
   renderSeats();
   $("#join-seat").addEventListener("click", join);
   $("#leave-seat").addEventListener("click", leave);
+  controls = new TableControls({
+    send: (message) => {
+      clearError();
+      if (!socket.send(message)) showError(t("ui.net.reconnecting"));
+    },
+    seatName: (i) => seatNames()[i],
+  });
+  api("/api/meta").then((meta) => controls.setAbandonTimeout(meta.abandon_timeout)).catch(() => {});
   connect();
 }
 
