@@ -135,8 +135,8 @@ def _zone(place: Place) -> dict[str, Any]:
     return out
 
 
-def _moves(before: State, after: State, viewer: int | None, played: str | None, reveal: bool) -> list[Event]:
-    old, new = locate(before), locate(after)
+def _moves(old: dict[str, Place], new: dict[str, Place], after: State, viewer: int | None, played: str | None,
+           reveal: bool) -> list[Event]:
     groups: dict[tuple[str, Place, Place], list[str | None]] = {}
     for card, dst in new.items():
         src = old.get(card)
@@ -154,11 +154,11 @@ def _moves(before: State, after: State, viewer: int | None, played: str | None, 
     return out
 
 
-def _looks(before: State, after: State, viewer: int | None, reveal: bool) -> list[Event]:
+def _looks(old: dict[str, Place], new: dict[str, Place], before: State, after: State, viewer: int | None,
+           reveal: bool) -> list[Event]:
     """Hidden cards a seat newly knows without them having moved: it looked at them."""
     if not after.track or after.phase == "over":
         return []
-    old, new = locate(before), locate(after)
     out: list[Event] = []
     for seat in range(after.players):
         seen: dict[str, list[str]] = {}
@@ -200,8 +200,9 @@ def events(before: State, move: str, after: State, viewer: int | None, reveal: b
         for name, a, b in zip(("red", "green", "guardian"), before.markers, after.markers, strict=False):
             ev[name] = [a, b]
         out.append(ev)
-    out += _moves(before, after, viewer, played, reveal)
-    out += _looks(before, after, viewer, reveal)
+    old, new = locate(before), locate(after)
+    out += _moves(old, new, after, viewer, played, reveal)
+    out += _looks(old, new, before, after, viewer, reveal)
     if _fates(after) > _fates(before):
         top = next(fr for fr in reversed(after.stack) if is_fate(fr))
         out.append({"type": "fate", "seat": top["seat"]})
