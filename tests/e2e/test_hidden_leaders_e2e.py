@@ -108,6 +108,8 @@ def test_whole_hidden_leaders_game_against_bots_with_a_spectator(contexts: Conte
     page.click("#replay-link")
     expect(page.locator("#replay-step")).to_contain_text("of")
     expect(page.locator("#parties .hl-card.back")).to_have_count(0)
+    # the last step's events, narrated: the game's end says which faction won and why
+    expect(page.locator('#replay-events li[data-type="game-end"]')).to_contain_text(" win: ")
     screenshot(page, "hidden-leaders-replay-en-phone")
     page.click("#replay-prev")
     expect(page.locator("#power-track .space")).to_have_count(12)

@@ -191,6 +191,50 @@ def test_a_capture_says_who_took_which_leader_where(contexts: Contexts) -> None:
     assert culprits == ["c4", "d6"]
 
 
+def test_a_rated_game_shows_the_rating_change(contexts: Contexts) -> None:
+    """The table reads the player's rating while the game is live and again once it is over."""
+    scores = iter([1500.0, 1512.4])
+    rest = "turn=S phase=action acted=- market=IL,VI,MA deck=WA,BM recruits=1 turns=8"
+    engine = TurnSocket(leaders.from_position(f"S=Ld1,RIb3,ARd6 N=Ld4,ACg1 {rest}"), seat=0)
+    page = contexts.page()
+    page.emulate_media(reduced_motion="reduce")
+    page.route_web_socket(re.compile(r"/ws/games/\d+$"), engine.handler)
+    page.route(re.compile(r"/api/games/\d+/(record|replay)"), lambda route: route.fulfill(json={}))
+
+    def rated(route: Route) -> None:
+        response = route.fetch()
+        body = response.json()
+        if "game" in body:
+            body["game"]["rated"] = True
+            for i, seat in enumerate(sorted(body["game"]["seats"], key=lambda s: s["kind"] != "human")):
+                seat.update(seat=i, kind="human", registered=True, user_id=77 + i)
+            body["game"]["seats"].sort(key=lambda s: s["seat"])
+        route.fulfill(response=response, json=body)
+
+    page.route(re.compile(r"/api/games/\d+$"), rated)
+    asked: list[str] = []
+
+    def player(route: Route) -> None:
+        asked.append(route.request.url)
+        rating = {"system": "glicko2", "score": next(scores)}
+        route.fulfill(json={"user": {"id": 77}, "ratings": {"leaders": rating}})
+
+    page.route(re.compile(r"/api/players/77$"), player)
+    page.goto("/")
+    page.select_option("#quick-level", "random")
+    page.click("#play-bot-leaders")
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    expect(page.locator("#table-root")).to_have_attribute("data-my-turn", "true")
+    for _ in range(100):  # the rating is read while the game is live
+        if asked:
+            break
+        page.wait_for_timeout(50)
+    assert asked
+    page.click('#board .cell[data-cell="b3"]')
+    page.click('#board .cell[data-cell="c4"]')
+    expect(page.locator("#rating-change")).to_have_text("Rating: 1500 → 1512.4 (+12.4)")
+
+
 @pytest.mark.parametrize("lang", ["en", "fa", "ja"])
 def test_screenshots_of_a_narrated_turn(contexts: Contexts, lang: str) -> None:
     for name, viewport in (("desktop", DESKTOP), ("phone", PHONE)):

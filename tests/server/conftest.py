@@ -6,10 +6,21 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 
+from throne.server import sessions
 from throne.server.app import create_app
 from throne.server.config import Settings
+
+
+@pytest.fixture(autouse=True)
+def cheap_argon2(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """argon2 with tiny costs: the same code paths, a fraction of the CPU (production keeps the defaults)."""
+    monkeypatch.setattr(sessions, "_hasher", PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
+    sessions._dummy_hash.cache_clear()
+    yield
+    sessions._dummy_hash.cache_clear()
 
 
 @pytest.fixture

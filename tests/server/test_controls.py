@@ -196,7 +196,7 @@ def test_draw_offers_declined_refused_and_accepted(client: TestClient, fake: Fak
         assert read_until(ws0, "error")[0]["code"] == "bad_message"
         ws0.send_json({"type": "draw_offer"})
         offered = read_until(ws1, "state", 0)[0]
-        assert offered["offers"] == {"draw": 0} and offered["status"] == "live"
+        assert offered["offers"] == {"draw": 0, "draw_allowed": True} and offered["status"] == "live"
         ws0.send_json({"type": "draw_offer"})
         assert read_until(ws0, "error")[0]["code"] == "offer_pending"
         ws0.send_json({"type": "draw_answer", "accept": True})
@@ -206,7 +206,7 @@ def test_draw_offers_declined_refused_and_accepted(client: TestClient, fake: Fak
         while declined[0]["offers"]["draw"] is not None:
             declined = read_until(ws0, "state", 0)
         ws1.send_json({"type": "draw_offer"})
-        assert read_until(ws0, "state", 0)[0]["offers"] == {"draw": 1}
+        assert read_until(ws0, "state", 0)[0]["offers"]["draw"] == 1
         ws0.send_json({"type": "draw_answer", "accept": True})
         final = read_until(ws0, "state", 0)[0]
         while final["status"] != "finished":
@@ -250,3 +250,93 @@ def test_a_rated_leaver_loses_the_game_and_rating(client: TestClient, fake: Fake
         seat: client.get(f"/api/players/{uid}").json()["ratings"]["leaders"] for seat, uid in users.items()
     }
     assert ratings[1 - winner]["rating"] < 1500 < ratings[winner]["rating"]
+
+
+def test_rematch_swaps_sides_once_both_ask(client: TestClient, fake: FakeTime) -> None:
+    game_id, tokens = table(client, FISCHER)
+    with (
+        client.websocket_connect(f"/ws/games/{game_id}") as ws0,
+        client.websocket_connect(f"/ws/games/{game_id}") as ws1,
+    ):
+        hello(ws0, tokens[0])
+        hello(ws1, tokens[1])
+        read_until(ws0, "state", 0)
+        ws0.send_json({"type": "rematch"})
+        assert read_until(ws0, "error")[0]["code"] == "not_finished"
+        ws0.send_json({"type": "resign"})
+        read_until(ws0, "state", 0)
+        ws0.send_json({"type": "rematch"})
+        assert read_until(ws1, "rematch_pending")[0]["seats"] == [0]
+        ws0.send_json({"type": "rematch"})
+        assert read_until(ws0, "error")[0]["code"] == "rematch_pending"
+        ws1.send_json({"type": "rematch"})
+        offers = {seat: read_until(ws, "rematch")[0] for seat, ws in ((0, ws0), (1, ws1))}
+    new_id = offers[0]["new_game_id"]
+    assert offers[1]["new_game_id"] == new_id != game_id
+    for old_seat, offer in offers.items():
+        view = client.get(f"/api/games/{new_id}/view", headers={"X-Seat-Token": offer["token"]}).json()
+        assert view["status"] == "live" and view["seat"] == 1 - old_seat  # sides swapped
+    game = client.get(f"/api/games/{new_id}").json()["game"]
+    assert game["time_control"] == FISCHER
+
+
+def test_a_bot_accepts_a_rematch_at_once(client: TestClient, fake: FakeTime) -> None:
+    as_guest(client, "Solo")
+    r = client.post("/api/play-bot", json={"game": "leaders", "bot": "random"})
+    game_id, token, seat = r.json()["game"]["id"], r.json()["token"], r.json()["seat"]
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        hello(ws, token)
+        ws.send_json({"type": "resign"})
+        final = read_until(ws, "state")[0]
+        while final["status"] != "finished":
+            final = read_until(ws, "state")[0]
+        ws.send_json({"type": "rematch"})
+        offer = read_until(ws, "rematch")[0]
+    view = client.get(
+        f"/api/games/{offer['new_game_id']}/view", headers={"X-Seat-Token": offer["token"]}
+    ).json()
+    assert view["status"] == "live" and view["seat"] == 1 - seat
+
+
+def test_a_returning_player_takes_the_seat_back_at_their_next_decision(
+    client: TestClient, fake: FakeTime
+) -> None:
+    game_id, tokens = table(client, None)
+    hub = client.app.state.hub
+
+    async def first_legal(_game: str, state: Any, _seat: int, _bot: str, **_kw: Any) -> str:
+        return state.legal_moves()[0]
+
+    hub.chooser = first_legal
+    first = client.get(f"/api/games/{game_id}/view").json()["to_play"]
+    other = 1 - first
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws_other:
+        hello(ws_other, tokens[other])
+        hub.settings.abandon_timeout = 0.0  # the absent seat to move is taken over at once
+        client.portal.call(hub.matches[game_id].presence_changed)
+        taken = read_until(ws_other, "table")[0]
+        while not taken["game"]["seats"][first].get("takeover"):
+            taken = read_until(ws_other, "table")[0]
+        state = read_until(ws_other, "state")[0]
+        while not state["your_turn"]:  # the bot plays the absent seat's turn
+            state = read_until(ws_other, "state")[0]
+        hub.settings.abandon_timeout = 3600.0
+        with client.websocket_connect(f"/ws/games/{game_id}") as ws_back:
+            hello(ws_back, tokens[first])
+            mine = read_until(ws_back, "state", state["ply"])[0]
+            assert not mine["your_turn"]
+            ply = state["ply"]
+            while state["to_play"] == other:  # the other seat finishes its turn
+                ws_other.send_json({"type": "move", "move": state["legal_moves"][0], "ply": ply})
+                ply += 1
+                state = read_until(ws_other, "state", ply)[0]
+            back = read_until(ws_back, "table")[0]
+            while back["game"]["seats"][first]["kind"] != "human":
+                back = read_until(ws_back, "table")[0]
+            mine = read_until(ws_back, "state")[0]
+            while not mine["your_turn"]:
+                mine = read_until(ws_back, "state")[0]
+    assert mine["ply"] == ply and mine["legal_moves"]
+    info = client.portal.call(hub.db, hub.repo.get_game, game_id)
+    seat = info.seat(first)
+    assert seat.kind == "human" and seat.takeover  # the game keeps the mark: a bot played part of it

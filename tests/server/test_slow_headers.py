@@ -110,6 +110,9 @@ def test_a_request_head_must_arrive_in_time(server: int, name: str, pause: float
         data, _ = _read_all(sock)
         closed_after = time.monotonic() - opened
         assert data.startswith(b"HTTP/1.1 408"), data[:80]
+        assert data.endswith(
+            b'{"error": {"code": "header_timeout", "message": "the request headers did not arrive in time"}}'
+        )
         assert DEADLINE * 0.9 <= closed_after < 4.0 < len(REQUEST) * 0.1  # long before the head is done
 
 

@@ -28,7 +28,7 @@ from throne.server.config import Settings
 from throne.server.conn import Conn
 from throne.server.errors import ApiError
 from throne.server.games import GameKind, OptionsError, bot_names, initial_state, kind_of, rebuild
-from throne.server.match import Match
+from throne.server.match import Match, MoveRefused
 from throne.server.ratings_store import rating_hook
 from throne.server.resilience import Backoff, CircuitBreaker
 from throne.server.sessions import new_token, token_hash
@@ -81,6 +81,7 @@ class Hub:
         self._finished: dict[int, tuple[GameInfo, Any]] = {}
         self._lock = asyncio.Lock()
         self.chooser: Callable[..., Any] | None = None  # replaced in tests; default: throne.ai
+        self.rematches: dict[int, set[int]] = {}  # finished game -> seats that asked for a rematch
         self.now_ms: Callable[[], int] = settings.time_source or (lambda: int(time.time() * 1000))
 
     async def db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
@@ -349,13 +350,15 @@ class Hub:
         if info.private and not self.invite_ok(info, invite):
             raise ApiError(404, "not_found", f"no game {info.id}")
 
-    async def maybe_start(self, info: GameInfo) -> GameInfo:
-        """A table whose seats are all taken starts: a fresh 128-bit secret, random seating."""
+    async def maybe_start(self, info: GameInfo, order: list[int] | None = None) -> GameInfo:
+        """A table whose seats are all taken starts: a fresh 128-bit secret, random seating (or `order`:
+        order[i] is the table place that plays engine seat i)."""
         if info.status != "open" or len(info.seats) < info.players:
             return info
         async with self._lock:
-            order = list(range(info.players))
-            _rng.shuffle(order)
+            if order is None:
+                order = list(range(info.players))
+                _rng.shuffle(order)
             try:
                 started = await self.db(self.repo.start_game, info.id, new_secret(), order)
             except Conflict:  # started meanwhile, or someone left since `info` was read: not full
@@ -523,7 +526,7 @@ class Hub:
             "result": result,
             "events": events or [],
             "clocks": match.clocks() if match is not None else None,
-            "offers": match.offers() if match is not None else {"draw": None},
+            "offers": match.offers() if match is not None else {"draw": None, "draw_allowed": False},
         }
 
     def broadcast_state(self, match: Match) -> None:
@@ -626,8 +629,68 @@ class Hub:
             raise ApiError(409, code, f"game {game_id} is {info.status}")
         return await match.submit(seat, move, ply)
 
+    async def rematch(self, game_id: int, seat: int) -> None:
+        """`seat` asks to play a finished game again. Once every person at the table asked (bots accept at
+        once), a new game starts with the same players, each one seat on (two seats: sides swapped); each
+        seat's connections get `rematch` with the new game and their new seat token."""
+        info = await self.db(self.repo.get_game, game_id)
+        if info.status != "finished":
+            raise MoveRefused("not_finished", "a rematch is asked for once the game is over")
+        mine = info.seat(seat)
+        if mine is None or mine.kind != "human":
+            raise MoveRefused("not_your_seat", f"seat {seat} is played by a bot")
+        asked = self.rematches.setdefault(game_id, set())
+        if seat in asked:
+            raise MoveRefused("rematch_pending", "you already asked for a rematch")
+        asked.add(seat)
+        people = {s.seat for s in info.seats if s.kind == "human"}
+        if not people <= asked:
+            message = {"type": "rematch_pending", "game_id": game_id, "seats": sorted(asked)}
+            for conn in list(self.rooms.get(game_id, ())):
+                conn.send(message)
+            return
+        del self.rematches[game_id]
+        n = info.players
+        tokens: dict[int, str] = {}
+        specs = []
+        for s in info.seats:
+            place = (s.seat + 1) % n
+            if s.kind == "human":
+                tokens[s.seat] = new_token()
+                specs.append(
+                    SeatSpec(place, "human", s.name, user_id=s.user_id, token_hash=token_hash(tokens[s.seat]))
+                )
+            else:
+                specs.append(SeatSpec(place, "bot", s.name, bot=s.bot))
+        clock = None
+        if info.clock is not None:
+            clock = Clock.new(TimeControl.parse(info.clock["control"]), n).snapshot(0)
+        new = await self.db(
+            self.repo.create_game,
+            game=info.game,
+            players=n,
+            options=info.options,
+            rated=info.rated,
+            private=info.private,
+            invite=secrets.token_urlsafe(12) if info.private else None,
+            creator_id=mine.user_id,
+            seats=specs,
+            clock=clock,
+        )
+        new = await self.maybe_start(new, order=list(range(n)))
+        for conn in list(self.rooms.get(game_id, ())):
+            message: dict[str, Any] = {"type": "rematch", "game_id": game_id, "new_game_id": new.id}
+            if conn.seat in tokens:
+                message["token"] = tokens[conn.seat]
+            if new.private and conn.seat in tokens:
+                message["invite"] = new.invite
+            conn.send(message)
+
     async def table_control(self, game_id: int, seat: int, action: str, accept: bool = False) -> None:
         """A seat resigns, offers a draw or answers one; raises MoveRefused or ApiError."""
+        if action == "rematch":
+            await self.rematch(game_id, seat)
+            return
         match = self.matches.get(game_id)
         if match is None:
             info = await self.db(self.repo.get_game, game_id)

@@ -21,7 +21,7 @@ from throne.games import Outcome
 from throne.server.events import EventLog
 from throne.server.games import GameKind
 from throne.server.resilience import Backoff
-from throne.store.repo import GameInfo, StalePly, StoreUnavailable
+from throne.store.repo import Conflict, GameInfo, StalePly, StoreUnavailable
 
 if TYPE_CHECKING:
     from throne.server.lobby import Hub
@@ -57,6 +57,13 @@ class _Wake:
 
 
 @dataclass
+class _Reclaim:
+    """The player of a seat left by abandonment is back and the seat must decide: give it back."""
+
+    seat: int
+
+
+@dataclass
 class _Tick:
     """A clock may have run out: look at it now."""
 
@@ -79,7 +86,9 @@ class Match:
         self.state = state
         self.ply = info.ply
         self.events = EventLog()
-        self.inbox: asyncio.Queue[_Move | _Takeover | _Wake | _Tick | _Control | None] = asyncio.Queue()
+        self.inbox: asyncio.Queue[_Move | _Takeover | _Wake | _Tick | _Control | _Reclaim | None] = (
+            asyncio.Queue()
+        )
         self.task: asyncio.Task[None] | None = None
         self._bot_task: asyncio.Task[None] | None = None
         self._bot_ply: int | None = None
@@ -99,6 +108,7 @@ class Match:
         self._checkpoints: asyncio.Task[None] | None = None
         self.ended: dict[str, Any] | None = None  # a result the engine did not reach (timeout, resign, draw)
         self.draw_offer: int | None = None  # the seat offering a draw, until answered or a move is played
+        self._returning: set[int] = set()  # seats left by abandonment whose player is connected again
 
     def _load_clock(self, info: GameInfo) -> Clock:
         now = self.hub.now_ms()
@@ -131,7 +141,7 @@ class Match:
 
     def offers(self) -> dict[str, Any]:
         """Pending offers, as the `state` message carries them."""
-        return {"draw": self.draw_offer}
+        return {"draw": self.draw_offer, "draw_allowed": self._decides_alone()}
 
     # ---- called by the hub / connections ------------------------------------------------------------------
     def start(self) -> None:
@@ -198,6 +208,15 @@ class Match:
         """A connection came or went: restart the abandon clock of seats nobody watches."""
         now = time.monotonic()
         present = self.hub.present_seats(self.game_id)
+        back = {
+            s.seat for s in self.info.seats if s.kind == "bot" and s.left == "abandoned" and s.seat in present
+        }
+        if back != self._returning:
+            self._returning = back
+            if back:
+                self.inbox.put_nowait(
+                    _Wake()
+                )  # the owner loop reschedules: the seat's next decision is theirs
         for seat in list(self.away_since):
             if seat in present:
                 self.away_since[seat] = float("inf")
@@ -228,6 +247,8 @@ class Match:
                     pass  # the loop reads a dirty game back and _schedule re-arms timers
                 elif isinstance(item, _Tick):
                     await self._check_flag()
+                elif isinstance(item, _Reclaim):
+                    await self._reclaim(item.seat)
                 elif isinstance(item, _Control):
                     try:
                         await self._control(item)
@@ -389,10 +410,26 @@ class Match:
         self.info.status, self.info.result = "finished", result
         self.hub.broadcast_state(self)
 
+    async def _reclaim(self, seat: int) -> None:
+        if seat not in self._returning or self.over:
+            self._bot_ply = None  # the bot plays the seat after all
+            return
+        try:
+            self.info = await self.hub.db(self.hub.repo.reclaim, self.game_id, seat)
+        except (StoreUnavailable, Conflict):
+            self._returning.discard(seat)
+            self._bot_ply = None
+            return
+        self._returning.discard(seat)
+        self.away_since[seat] = float("inf")
+        log.info("game %s: the player of seat %d is back and takes it over again", self.game_id, seat)
+        self.hub.broadcast_table(self.info)
+        self.hub.broadcast_state(self)
+
     async def _hand_to_bot(self, seat: int, reason: str) -> None:
         bot = self.hub.settings.takeover_bot
         try:
-            self.info = await self.hub.db(self.hub.repo.takeover, self.game_id, seat, bot)
+            self.info = await self.hub.db(self.hub.repo.takeover, self.game_id, seat, bot, reason)
         except StoreUnavailable:
             raise MoveRefused("store_unavailable", "the game store is failing; try again shortly") from None
         self.away_since.pop(seat, None)
@@ -509,7 +546,10 @@ class Match:
             return
         seat = self.state.to_play
         info = self.info.seat(seat)
-        if info is not None and info.kind == "bot" and self._bot_ply != self.ply:
+        if seat in self._returning and self._bot_ply != self.ply:
+            self._bot_ply = self.ply  # the player decides this one, not the bot
+            self.inbox.put_nowait(_Reclaim(seat))
+        elif info is not None and info.kind == "bot" and self._bot_ply != self.ply:
             self._bot_ply = self.ply
             bot = info.bot or self.hub.settings.takeover_bot
             self._bot_task = asyncio.create_task(self._think(seat, bot))

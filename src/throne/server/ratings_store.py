@@ -16,8 +16,8 @@ def rating_hook(info: GameInfo) -> Callable[[Session, GameInfo], None] | None:
     """The update to run when this game finishes, or None when it does not count."""
     if not info.rated:
         return None
-    if any(s.kind != "human" or s.user_id is None or not s.registered for s in info.seats):
-        return None  # a bot took a seat over, or a guest sat: not rated
+    if any(s.kind != "human" or s.takeover or s.user_id is None or not s.registered for s in info.seats):
+        return None  # a bot took a seat over (even if its player came back), or a guest sat: not rated
     return _RATE[games.get(info.game).rating]
 
 

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from typing import Any
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-_BODY = b"the request headers did not arrive in time"
+from throne.server.errors import error_body
+
+_BODY = json.dumps(error_body("header_timeout", "the request headers did not arrive in time")).encode()
 
 
 class HeaderDeadlineH11(H11Protocol):
@@ -65,7 +68,7 @@ class HeaderDeadlineH11(H11Protocol):
                         h11.Response(
                             status_code=408,
                             headers=[
-                                (b"content-type", b"text/plain; charset=utf-8"),
+                                (b"content-type", b"application/json"),
                                 (b"content-length", str(len(_BODY)).encode()),
                                 (b"connection", b"close"),
                             ],

@@ -77,6 +77,8 @@ class Seat(Base):
     bot: Mapped[str | None] = mapped_column(String(64), nullable=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     takeover: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: why a bot took the seat over: abandoned (its player may take it back), resign, timeout
+    left: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
 
 class Move(Base):

@@ -91,6 +91,7 @@ class SeatInfo:
     bot: str | None
     takeover: bool
     registered: bool = False
+    left: str | None = None  # why a bot took the seat over (abandoned, resign, timeout)
 
 
 @dataclass
@@ -132,7 +133,17 @@ def _info(session: Session, game: Game) -> GameInfo:
         select(Seat, User.username).outerjoin(User, User.id == Seat.user_id).where(Seat.game_id == game.id)
     ).all()
     seats = [
-        SeatInfo(s.id, s.seat, s.kind, s.name, s.user_id, s.bot, s.takeover, registered=username is not None)
+        SeatInfo(
+            s.id,
+            s.seat,
+            s.kind,
+            s.name,
+            s.user_id,
+            s.bot,
+            s.takeover,
+            registered=username is not None,
+            left=s.left,
+        )
         for s, username in rows
     ]
     seats.sort(key=lambda s: s.seat)
@@ -357,7 +368,9 @@ class Repo:
             row = s.scalar(select(Seat).where(Seat.game_id == game_id, Seat.token_hash == token_hash))
             if row is None:
                 return None
-            return SeatInfo(row.id, row.seat, row.kind, row.name, row.user_id, row.bot, row.takeover)
+            return SeatInfo(
+                row.id, row.seat, row.kind, row.name, row.user_id, row.bot, row.takeover, left=row.left
+            )
 
     def start_game(self, game_id: int, seed: int | str, order: Sequence[int]) -> GameInfo:
         """Marks an open, full table live: `order[i]` is the table place that becomes engine seat i.
@@ -471,12 +484,23 @@ class Repo:
             ).all()
             return [(seat, move) for seat, move in rows]
 
-    def takeover(self, game_id: int, seat: int, bot: str) -> GameInfo:
+    def takeover(self, game_id: int, seat: int, bot: str, left: str = "abandoned") -> GameInfo:
+        """A bot plays a person's seat from now on; `left` says why (abandoned, resign, timeout)."""
         with self.db.sessions.begin() as s:
             row = s.scalar(select(Seat).where(Seat.game_id == game_id, Seat.seat == seat))
             if row is None or row.kind != "human":
                 raise Conflict(f"seat {seat} of game {game_id} is not a human seat")
-            row.kind, row.bot, row.takeover = "bot", bot, True
+            row.kind, row.bot, row.takeover, row.left = "bot", bot, True, left
+            s.flush()
+            return _info(s, s.get(Game, game_id))
+
+    def reclaim(self, game_id: int, seat: int) -> GameInfo:
+        """The player of a seat left by abandonment takes it back (`takeover` stays: the game had a bot)."""
+        with self.db.sessions.begin() as s:
+            row = s.scalar(select(Seat).where(Seat.game_id == game_id, Seat.seat == seat))
+            if row is None or row.kind != "bot" or row.left != "abandoned":
+                raise Conflict(f"seat {seat} of game {game_id} was not left by abandonment")
+            row.kind, row.bot, row.left = "human", None, None
             s.flush()
             return _info(s, s.get(Game, game_id))
 

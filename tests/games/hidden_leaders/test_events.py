@@ -14,7 +14,7 @@ from throne.games.hidden_leaders.events import EVENT_TYPES, events, locate
 from throne.games.hidden_leaders.state import State
 
 from . import test_cards, test_legends_cards
-from .helpers import build, force_fate
+from .helpers import build
 
 TOKEN = re.compile(r"[a-z]+(?:-[a-z]+)*")
 LEGENDS = ("core", "kickstarter", "queens", "legends")
@@ -22,6 +22,26 @@ LEGENDS = ("core", "kickstarter", "queens", "legends")
 
 def _names(obj: Any) -> set[str]:
     return {t for t in TOKEN.findall(json.dumps(obj)) if t in hl.CARDS}
+
+
+def _may_place(st: State, viewer: int | None, card: str, ev: dict[str, Any]) -> bool:
+    """A card named going into a zone hidden from ``viewer``: the viewer knows it is there now, or it left a
+    zone everybody sees (the Tavern, the Graveyard, a face-up hero) or the viewer's own hand or party."""
+    src, dst = ev["from"], ev["to"]
+    zone, seat = dst["zone"], dst.get("seat")
+    hidden = (zone in ("wilderness", "harbor")
+              or (zone in ("hand", "pending") and seat not in (None, viewer))
+              or (zone == "party" and not dst["up"] and seat != viewer))
+    if not hidden:
+        return True
+    if src["zone"] in ("tavern", "graveyard") or (src["zone"] == "party" and src["up"]):
+        return True
+    if viewer is None:
+        return False
+    if src.get("seat") == viewer and src["zone"] in ("hand", "party", "pending"):
+        return True
+    code = {"hand": f"h{seat}", "party": f"d{seat}", "wilderness": "w"}.get(zone)
+    return code is not None and st.known[viewer].get(card) == code
 
 
 def _play(st: State, move: str, log: list[list[list[dict[str, Any]]]]) -> None:
@@ -35,6 +55,9 @@ def _play(st: State, move: str, log: list[list[list[dict[str, Any]]]]) -> None:
         if not st.is_over:  # nothing a seat could not see before or after the move
             leak = _names(evs) - _names(before.view(viewer)) - _names(st.view(viewer))
             assert not leak, (viewer, move, leak, evs)
+            for ev in evs:
+                for card in ev.get("cards", []) if ev["type"] == "cards" else []:
+                    assert _may_place(st, viewer, card, ev), (viewer, move, ev)
         per.append(evs)
     # what moved is described: the counts add up to the cards that changed place (the played one aside)
     old, new = locate(before), locate(st)
@@ -55,8 +78,12 @@ def _run(card: str, setup: dict[str, Any], moves: list[Any]) -> list[list[list[d
     for m in moves:
         if isinstance(m, list):
             continue
-        if isinstance(m, tuple):
-            force_fate(st, *m[1:])
+        if isinstance(m, tuple):  # a Fate: both drawn cards made ``kind``, then chosen (described too)
+            _, seat, kind = m
+            assert st.to_play == seat
+            st.stack[-1] = {**st.stack[-1], "hid": [kind, kind]}
+            st.changed()
+            _play(st, f"fate {kind}", log)
             continue
         _play(st, m, log)
     return log
@@ -139,3 +166,29 @@ def test_a_whole_game_ends_with_the_reason() -> None:
     assert end["leaders"] == st.leaders and end["seats"] and end["threshold"] == 7
     assert end["why"] in ("war", "balance", "red-ahead", "green-ahead")
     assert all(count >= 7 for count in end["seats"].values())
+
+
+def test_legends_events_guardian_marker_fate_and_skipped_turns() -> None:
+    seen: dict[str, list[dict[str, Any]]] = {}
+    for r in test_legends_cards.ROWS:
+        for per in _run(r[0], {"modules": LEGENDS, **r[1]}, r[2]):
+            for e in per[0]:  # the spectator's events
+                seen.setdefault(e["type"], []).append(e)
+    assert any("guardian" in e and e["guardian"][0] != e["guardian"][1] for e in seen["markers"])
+    assert seen["fate"] and all(set(e) == {"type", "seat"} for e in seen["fate"])  # drawn kinds stay secret
+    assert any(e["kind"] == "fate" for e in seen["decision"])
+    assert seen["skip-next"]
+
+
+@pytest.mark.parametrize("modules", [("core",), LEGENDS])
+def test_random_games_leak_nothing_to_any_seat(modules: tuple[str, ...]) -> None:
+    """Whole games: every event a seat or a spectator gets names only cards it saw before or after it."""
+    import random
+
+    rng = random.Random(len(modules))
+    for game in range(2):
+        st = hl.new_game(players=3 + game, seed=game, modules=modules)
+        log: list[list[list[dict[str, Any]]]] = []
+        while not st.is_over:
+            _play(st, rng.choice(st.legal_moves()), log)
+        assert log[-1][0][-1]["type"] == "game-end"

@@ -243,3 +243,11 @@ def test_untracked_clone_plays_the_same_game_without_views() -> None:
         fast.view(0)
     with pytest.raises(ValueError, match="determinise"):
         fast.determinize(0, random.Random(1))
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_the_first_player_is_random_from_the_seed(players: int) -> None:
+    """§2.5 (ruling corrected): the start player is drawn from the seed, so every seat starts some games."""
+    firsts = {hl.new_game(players=players, seed=s).first for s in range(60)}
+    assert firsts == set(range(players))
+    assert hl.new_game(players=players, seed=7).first == hl.new_game(players=players, seed=7).first

@@ -56,6 +56,9 @@ def tokens(view: dict) -> set[str]:
 
 STATES = [(seed, 2 + seed % 5, MODULE_SETS[seed % len(MODULE_SETS)], steps) for seed in range(12)
           for steps in (3, 40, 120)]
+# the rows above pair legends with 5-6 players only: the leader pool of 2-4 players too
+STATES += [(seed, players, ("core", "legends"), steps) for seed, players in ((12, 2), (13, 3), (14, 4))
+           for steps in (40, 120)]
 
 
 @pytest.mark.parametrize(("seed", "players", "modules", "steps"), STATES)

@@ -124,3 +124,15 @@ def test_every_event_type_is_documented_and_replays_agree() -> None:
     assert game_events(st) == seen
     assert {e["type"] for evs in seen for e in evs} <= set(EVENT_TYPES)
     assert seen[-1][-1]["type"] == "game-end"
+
+
+def test_surround_lists_every_piece_around_the_leader() -> None:
+    before = state("Ld1,HEd4,CUd5", "Ld7,ACc6,BMe6")
+    after = before.clone()
+    after.play("d5-d6")
+    assert after.termination == "surround"
+    assert events(before, "d5-d6", after)[-1] == {
+        "type": "game-end", "reason": "surround", "winner": 0, "leader": "d7", "loser": 1,
+        "pieces": [{"piece": "AC", "side": 1, "cell": "c6"}, {"piece": "CU", "side": 0, "cell": "d6"},
+                   {"piece": "BM", "side": 1, "cell": "e6"}],
+    }

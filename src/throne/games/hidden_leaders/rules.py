@@ -22,6 +22,7 @@ from .cards import (
     deck_cards,
 )
 from .fate import FATE_KINDS
+from .frames import KINDS, Decision, Kind
 from .state import CONT, FILTERS, OPS, Cand, IllegalMoveError, State
 
 PROMPTS: dict[str, str] = {
@@ -158,7 +159,7 @@ def _discard_options(hand: list[str]) -> tuple[dict[str, Any], list[str]]:
     return hit
 
 
-def decision(st: State) -> tuple[int, str, str | None, dict[str, Any], list[str]]:
+def decision(st: State) -> Decision:
     """The pending decision: (seat, kind, card being resolved, {move: value}, sorted moves)."""
     c = st.decided
     if c is not None:
@@ -166,26 +167,26 @@ def decision(st: State) -> tuple[int, str, str | None, dict[str, Any], list[str]
     ph = st.phase
     if ph == "action":
         opts, moves = _action_options(st.hands[st.turn])
-        res = (st.turn, "action", None, opts, moves)
+        res = Decision(st.turn, Kind.ACTION, None, opts, moves)
     elif ph == "draw":
         opts = {_moves.card("draw tavern", c): i for i, c in enumerate(st.tavern) if c is not None}
         if st.harbor or st.wilderness:
             opts[_moves.DRAW_HARBOR] = None
-        res = (st.turn, "draw", None, opts, sorted(opts))
+        res = Decision(st.turn, Kind.DRAW, None, opts, sorted(opts))
     elif ph == "discard":
         opts, moves = _discard_options(st.hands[st.turn])
-        res = (st.turn, "discard", None, opts, moves)
+        res = Decision(st.turn, Kind.DISCARD, None, opts, moves)
     elif ph == "resolve":
         fr = st.stack[-1]
         cands: list[Cand] = FILTERS[fr["f"]](st, fr)
         if fr.get("may"):
             cands.append((_moves.SKIP, None))
         opts = dict(cands)
-        res = (fr["seat"], fr["kind"], fr["card"], opts, sorted(opts))
+        res = Decision(fr["seat"], KINDS.get(fr["kind"]) or Kind(fr["kind"]), fr["card"], opts, sorted(opts))
     elif ph == "setup":
         hand = st.hands[st.setup_seat]
         opts = {_moves.keep(a, b): (a, b) for a in hand for b in hand if a != b}
-        res = (st.setup_seat, "setup", None, opts, sorted(opts))
+        res = Decision(st.setup_seat, Kind.SETUP, None, opts, sorted(opts))
     else:
         raise IllegalMoveError("the game is over")
     st.decided = res

@@ -22,6 +22,7 @@ from ..api import Outcome
 from ..randomness import LEGACY_RNG, RNG_VERSION, KeyedRandom, Seed, keyed
 from . import moves as _moves
 from .cards import CARDS, GUARDIAN_CARDS, KEEPER, MARKER_OPTIONS, is_of
+from .frames import KINDS, Ask, Decision, Kind
 
 CARD_NO: dict[str, int] = {c: i for i, c in enumerate(CARDS)}
 
@@ -151,7 +152,7 @@ class State:
         self.track = True
         #: the pending decision (seat, kind, card, {move: value}, sorted moves), computed once by
         #: ``rules.decision``; every change of the state must call ``changed()``, which forgets it
-        self.decided: tuple[int, str, str | None, dict[str, Any], list[str]] | None = None
+        self.decided: Decision | None = None
 
     # ------------------------------------------------------------------ copying
     def clone(self, track: bool | None = None) -> State:
@@ -248,10 +249,20 @@ class State:
                  opts=[fmt_moves(o) for o in options])
 
     # ------------------------------------------------------------------ stack
+    def push(self, decision: Ask) -> None:
+        """Push a pending decision (checked now: an unknown filter or continuation is an engine bug)."""
+        decision.check(FILTERS, CONT)
+        self.stack.append(decision.frame(self.asif))
+
     def ask(self, kind: str, seat: int, card: str | None, f: str, then: str, may: bool = False,
             secret: bool = False, **ctx: Any) -> None:
-        """Push a pending decision of ``seat``; ``FILTERS[f]`` gives its options when it reaches the top."""
-        fr: Frame = {"op": "ask", "kind": kind, "seat": seat, "card": card, "f": f, "then": then}
+        """``push(Ask(...))`` with positional parts: a decision of ``seat`` whose options ``FILTERS[f]``
+        gives when it reaches the top and whose answer goes to ``CONT[then]`` (the hot path of playouts:
+        the same checks and frame as ``push``, without building an ``Ask``)."""
+        k = KINDS.get(kind)
+        if k is None or f not in FILTERS or then not in CONT:
+            Ask(Kind(kind), seat, card, f, then).check(FILTERS, CONT)
+        fr: Frame = {"op": "ask", "kind": k, "seat": seat, "card": card, "f": f, "then": then}
         if may:
             fr["may"] = True
         if secret:

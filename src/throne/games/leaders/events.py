@@ -69,7 +69,7 @@ def culprits(board: list[int], lcell: int, side: int, reason: str) -> list[Event
         cells = assassin or [c for c in near if board[c] >> 1 not in (CU, AR)]
         if not assassin and len(cells) == 1:
             cells += [c for c in LINE2[lcell] if board[c] == AR * 2 + enemy]
-    for c in cells:
+    for c in sorted(cells, key=lambda c: NAMES[c]):
         if board[c] >= 0:
             code, s = _piece(board[c])
             out.append({"piece": code, "side": s, "cell": NAMES[c]})

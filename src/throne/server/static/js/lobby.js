@@ -3,6 +3,7 @@
 import { loadCatalog, t, has, botName } from "./i18n.js";
 import { api, saveToken } from "./net.js";
 import { showError } from "./common.js";
+import { fillTimeControls, chosenTimeControl } from "./time-control.js";
 
 const $ = (sel) => document.querySelector(sel);
 // Every game fact (player counts, options and their defaults, bots) comes from /api/meta.
@@ -116,7 +117,7 @@ async function playBot(game) {
   const bots = levels(game);
   const level = bots.includes($("#quick-level").value) ? $("#quick-level").value : defaultLevel(bots);
   const players = (meta.games[game] && meta.games[game].default_players) || 2;
-  const body = { game, bot: level, players, options: defaultOptions(game) };
+  const body = { game, bot: level, players, options: defaultOptions(game), time_control: chosenTimeControl($("#quick-time")) };
   try {
     const data = await api("/api/play-bot", { method: "POST", body });
     saveToken(data.game.id, data.token);
@@ -143,6 +144,7 @@ async function create(event) {
     rated: $("#create-rated").checked,
     private: $("#create-private").checked,
     options: chosenOptions(),
+    time_control: chosenTimeControl($("#create-time")),
   };
   const name = $("#create-name");
   if (name && name.value.trim()) body.name = name.value.trim();
@@ -204,6 +206,8 @@ async function main() {
   const quickLevels = [...new Set(Object.values(meta.games).flatMap((g) => g.bots || []))];
   quick.replaceChildren(...quickLevels.map((l) => option(l, botName(l))));
   quick.value = defaultLevel(quickLevels);
+  fillTimeControls($("#quick-time"));
+  fillTimeControls($("#create-time"));
   document.querySelectorAll("button.play-bot").forEach((b) => b.addEventListener("click", () => playBot(b.dataset.game)));
   $("#create-game").addEventListener("change", fillPlayers);
   $("#create-players").addEventListener("change", fillSeats);

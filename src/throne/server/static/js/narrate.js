@@ -20,6 +20,7 @@ export function fill(key, params = {}) {
     else {
       const bdi = document.createElement("bdi");
       bdi.textContent = value === undefined ? m[0] : String(value);
+      if (bdi.textContent.length <= 24) bdi.className = "nw"; // names and cells never break; phrases may
       frag.append(bdi);
     }
     last = re.lastIndex;

@@ -7,6 +7,7 @@ import { drawBoard } from "./leaders-board.js";
 import { cellsOf } from "./leaders-moves.js";
 import { renderMarket, resultText } from "./leaders-table.js";
 import { HiddenTable, setGameData, moveLabel } from "./hidden-table.js";
+import { EventLog } from "./narrate.js";
 
 const $ = (sel) => document.querySelector(sel);
 const root = $("#replay-root");
@@ -17,6 +18,7 @@ let game = null;
 let names = [];
 let hidden = null;
 let result = null;
+let told = null; // the narrated events of the step shown
 
 function showLeaders(view) {
   drawBoard($("#board"), view, { lastMove: cellsOf(view.last_move) });
@@ -62,6 +64,10 @@ function show() {
   let move = step.move || "";
   if (move && game.game === "hidden-leaders") move = `${names[step.seat] ?? step.seat}: ${moveLabel(move, names)}`;
   $("#replay-move").textContent = move;
+  if (told) {
+    told.clear();
+    told.add(step.events || []);
+  }
   if (game.game === "leaders") showLeaders(step.view);
   else showHidden(step.view);
   $("#replay-first").disabled = $("#replay-prev").disabled = index === 0;
@@ -110,6 +116,12 @@ async function main() {
     showError(t("ui.error.generic", { reason: err.message }));
     return;
   }
+  told = new EventLog($("#replay-events"), {
+    game: game.game,
+    seat: null,
+    name: (s) => names[s] ?? String(s),
+    choice: (m) => moveLabel(m, names),
+  });
   if (game.game === "leaders") {
     $("#leaders-ui").hidden = false;
     listMoves();

@@ -5,6 +5,7 @@ import { GameSocket, api, savedToken, saveToken } from "./net.js";
 import { LeadersTable } from "./leaders-table.js";
 import { HiddenTable, setGameData } from "./hidden-table.js";
 import { showError, clearError } from "./common.js";
+import { TableControls } from "./controls.js";
 
 const $ = (sel) => document.querySelector(sel);
 const root = $("#table-root");
@@ -18,6 +19,9 @@ let socket = null;
 let controller = null;
 let ply = -1;
 let history = [];
+let controls = null;
+let ratingBefore; // this player's rating in a rated game before it ended (undefined: not asked)
+let ratingShown = false;
 
 function seatNames() {
   return (summary ? summary.seats : []).map((s) => {
@@ -115,6 +119,44 @@ function setSeat(value) {
   if (controller) controller.setSeat(seat);
 }
 
+/** The signed-in player's seat user id in a rated game (registered players only), else null. */
+function ratedUser() {
+  if (!summary || !summary.rated || seat === null) return null;
+  const mine = summary.seats.find((s) => s.seat === seat);
+  return mine && mine.registered && mine.user_id ? mine.user_id : null;
+}
+
+async function ratingNow(uid) {
+  const data = await api(`/api/players/${uid}`);
+  const r = (data.ratings || {})[summary.game];
+  return r ? r.score : null;
+}
+
+/** Rated games: the rating before the end (read while live) and after it, with the change. */
+async function trackRating(msg) {
+  const uid = ratedUser();
+  if (uid === null) return;
+  try {
+    if (msg.status === "live" && ratingBefore === undefined) ratingBefore = await ratingNow(uid);
+    if (msg.status === "finished" && ratingBefore !== undefined && !ratingShown) {
+      ratingShown = true;
+      const after = await ratingNow(uid);
+      if (after === null) return;
+      const fmt = (v) => String(Math.round(v * 10) / 10);
+      const delta = ratingBefore === null ? "" : after - ratingBefore;
+      const el = $("#rating-change");
+      el.textContent = t("ui.ev.rating", {
+        before: ratingBefore === null ? "—" : fmt(ratingBefore),
+        after: fmt(after),
+        delta: delta === "" ? "—" : `${delta >= 0 ? "+" : "−"}${fmt(Math.abs(delta))}`,
+      });
+      el.hidden = false;
+    }
+  } catch {
+    /* no rating line: the game itself is unaffected */
+  }
+}
+
 function onState(msg) {
   ensureController();
   if (msg.seat !== undefined) setSeat(msg.seat);
@@ -128,6 +170,8 @@ function onState(msg) {
     renderSeats();
   }
   controller.update(msg);
+  if (controls) controls.update(msg);
+  trackRating(msg);
   root.dataset.ply = String(msg.ply);
   root.dataset.status = msg.status || "";
   const last = msg.view && msg.view.last_move !== undefined && msg.view.last_move !== null ? msg.view.last_move : msg.last_move;
@@ -145,11 +189,15 @@ function onMessage(msg) {
     ensureController();
     setSeat(msg.seat);
     renderSeats();
+    if (controls) controls.table(summary, seat);
   } else if (msg.type === "table") {
     summary = msg.game;
     renderSeats();
+    if (controls) controls.table(summary, seat);
   } else if (msg.type === "state") {
     onState(msg);
+  } else if (msg.type === "rematch" || msg.type === "rematch_pending") {
+    if (controls) controls.rematch(msg);
   } else if (msg.type === "error") {
     showError(t("ui.error.prefix", { reason: msg.message || msg.code }));
     if (controller && controller.view) controller.render();
@@ -199,6 +247,14 @@ async function main() {
   renderSeats();
   $("#join-seat").addEventListener("click", join);
   $("#leave-seat").addEventListener("click", leave);
+  controls = new TableControls({
+    send: (message) => {
+      clearError();
+      if (!socket.send(message)) showError(t("ui.net.reconnecting"));
+    },
+    seatName: (i) => seatNames()[i],
+  });
+  api("/api/meta").then((meta) => controls.setAbandonTimeout(meta.abandon_timeout)).catch(() => {});
   connect();
 }
 

@@ -1,0 +1,181 @@
+// Table controls: clocks, resign, draw offers, new game, the notice of a disconnected player, and "your turn"
+// in the tab title (plus an optional sound and browser notification, both off by default). Everything it sends
+// is a plain protocol message; the server refuses what is not allowed.
+import { t } from "./i18n.js";
+import { Clocks, formatMs } from "./clock.js";
+import { saveToken } from "./net.js";
+
+const $ = (sel) => document.querySelector(sel);
+const ENDINGS = ["timeout", "resign", "agreement", "abandoned"];
+
+export class TableControls {
+  constructor({ send, seatName }) {
+    this.send = send;
+    this.seatName = seatName;
+    this.seat = null;
+    this.summary = null;
+    this.last = null; // the latest state message
+    this.rematchAsked = false;
+    this.abandonMs = 120_000;
+    this.away = new Map(); // seat -> when this page saw it disconnect (performance.now())
+    this.clocks = new Clocks($("#clocks"));
+    this.baseTitle = document.title;
+    this.wasMyTurn = false;
+    this.sound = localStorage.getItem("throne.sound") === "1";
+    this.notify = localStorage.getItem("throne.notify") === "1";
+    $("#ctl-resign").addEventListener("click", () => {
+      if (window.confirm(t("ui.ctl.resign_confirm"))) this.send({ type: "resign" });
+    });
+    $("#ctl-draw").addEventListener("click", () => this.send({ type: "draw_offer" }));
+    $("#ctl-accept").addEventListener("click", () => this.send({ type: "draw_answer", accept: true }));
+    $("#ctl-decline").addEventListener("click", () => this.send({ type: "draw_answer", accept: false }));
+    $("#ctl-rematch").addEventListener("click", () => this.send({ type: "rematch" }));
+    const sound = $("#ctl-sound");
+    sound.checked = this.sound;
+    sound.addEventListener("change", () => {
+      this.sound = sound.checked;
+      localStorage.setItem("throne.sound", this.sound ? "1" : "0");
+    });
+    const notify = $("#ctl-notify");
+    notify.checked = this.notify;
+    notify.addEventListener("change", async () => {
+      if (notify.checked && "Notification" in window && Notification.permission === "default") {
+        await Notification.requestPermission();
+      }
+      this.notify = notify.checked && "Notification" in window && Notification.permission === "granted";
+      notify.checked = this.notify;
+      localStorage.setItem("throne.notify", this.notify ? "1" : "0");
+    });
+    setInterval(() => this.renderAway(), 1000);
+  }
+
+  setAbandonTimeout(seconds) {
+    if (typeof seconds === "number") this.abandonMs = seconds * 1000;
+  }
+
+  /** A `welcome` or `table` summary: seats, who is connected, the game's status. */
+  table(summary, seat) {
+    this.summary = summary;
+    this.seat = seat;
+    const now = performance.now();
+    for (const s of summary.seats) {
+      const gone = s.kind === "human" && s.connected === false && summary.status === "live";
+      if (gone && !this.away.has(s.seat)) this.away.set(s.seat, now);
+      if (!gone) this.away.delete(s.seat);
+    }
+    this.clocks.setNames(summary.seats.map((s) => this.seatName(s.seat)));
+    this.renderAway();
+    this.renderButtons(this.last);
+  }
+
+  /** A `state` message. */
+  update(msg) {
+    this.seat = msg.seat ?? null;
+    this.last = msg;
+    this.clocks.update(msg.clocks);
+    this.renderButtons(msg);
+    this.renderEnding(msg);
+    this.yourTurn(Boolean(msg.your_turn));
+  }
+
+  renderButtons(msg) {
+    const live = (msg ? msg.status : this.summary && this.summary.status) === "live";
+    const seated = this.seat !== null && this.seat !== undefined;
+    const drawable = Boolean(msg && msg.offers && msg.offers.draw_allowed);
+    $("#controls").hidden = !this.summary || this.summary.status === "open";
+    $("#ctl-resign").hidden = !(live && seated);
+    $("#ctl-draw").hidden = !(live && seated && drawable);
+    const draw = msg && msg.offers ? msg.offers.draw : null;
+    const incoming = live && seated && draw !== null && draw !== undefined && draw !== this.seat;
+    $("#ctl-draw-answer").hidden = !incoming;
+    if (incoming) $("#ctl-draw-text").textContent = t("ui.ctl.draw_incoming", { name: this.seatName(draw) });
+    $("#ctl-draw-sent").hidden = !(live && draw === this.seat && seated);
+    const finished = !live && this.summary && this.summary.status === "finished";
+    $("#ctl-new").hidden = !finished;
+    $("#ctl-rematch").hidden = !(finished && seated) || this.rematchAsked;
+  }
+
+  /** `rematch_pending` (who asked so far) or `rematch` (the new game, with this seat's token). */
+  rematch(msg) {
+    if (msg.type === "rematch_pending") {
+      this.rematchAsked = msg.seats.includes(this.seat);
+      $("#ctl-rematch-sent").hidden = !this.rematchAsked;
+      this.renderButtons(this.last);
+      return;
+    }
+    if (msg.token) saveToken(msg.new_game_id, msg.token);
+    const invite = msg.invite ? `?invite=${encodeURIComponent(msg.invite)}` : "";
+    location.href = `/games/${msg.new_game_id}${invite}`;
+  }
+
+  /** A game ended without the engine (time, resignation, agreement, a leaver): say so in the result line. */
+  renderEnding(msg) {
+    const result = msg.result;
+    if (msg.status !== "finished" || !result || !ENDINGS.includes(result.termination)) return;
+    if (msg.view && msg.view.is_over) return; // the game's own result line says it
+    const banner = $("#result");
+    let head = t("ui.table.draw");
+    if (result.winner !== null && result.winner !== undefined) {
+      head = this.seat === null || this.seat === undefined
+        ? t("ui.table.winner", { name: this.seatName(result.winner) })
+        : t(this.seat === result.winner ? "ui.table.you_won" : "ui.table.you_lost");
+    }
+    banner.textContent = `${head} ${t(`ui.ctl.termination.${result.termination}`)}`;
+    const turn = $("#turn-banner");
+    if (turn) {
+      turn.textContent = t("ui.table.game_over");
+      turn.classList.remove("mine");
+    }
+    banner.hidden = false;
+    banner.dataset.termination = result.termination;
+  }
+
+  renderAway() {
+    const box = $("#away-notice");
+    const rated = this.summary && this.summary.rated && this.summary.players === 2;
+    const lines = [...this.away.entries()].map(([seat, since]) => {
+      const left = this.abandonMs - (performance.now() - since);
+      return t(rated ? "ui.ctl.disconnected_rated" : "ui.ctl.disconnected", { name: this.seatName(seat), time: formatMs(left) });
+    });
+    box.hidden = lines.length === 0;
+    box.textContent = lines.join(" · ");
+  }
+
+  yourTurn(mine) {
+    document.title = mine ? `● ${t("ui.ctl.your_turn")} — ${this.baseTitle}` : this.baseTitle;
+    setFavicon(mine);
+    if (mine && !this.wasMyTurn) {
+      if (this.sound) beep();
+      if (this.notify && document.hidden && "Notification" in window && Notification.permission === "granted") {
+        new Notification(t("ui.ctl.your_turn"), { body: this.baseTitle, tag: "throne-turn" });
+      }
+    }
+    this.wasMyTurn = mine;
+  }
+}
+
+function setFavicon(mine) {
+  let link = document.querySelector("link[rel='icon']");
+  if (!link) {
+    link = document.createElement("link");
+    link.rel = "icon";
+    document.head.append(link);
+  }
+  const dot = mine ? "<circle cx='24' cy='8' r='7' fill='%23d33'/>" : "";
+  link.href = `data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'><text y='26' font-size='26'>♛</text>${dot}</svg>`;
+}
+
+function beep() {
+  try {
+    const audio = new AudioContext();
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.frequency.value = 660;
+    gain.gain.value = 0.05;
+    tone.connect(gain).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.15);
+  } catch {
+    /* no sound available */
+  }
+}
