@@ -149,9 +149,6 @@ class _Session:
         )
         if occupant is not None:  # a seat's presence changed; spectators only change a count
             hub.broadcast_table(info)
-        state = await hub.current_state(info.id, self.conn.seat, self.conn)
-        if state is not None:
-            self.conn.send(state)
         if occupant is not None:
             seat_row = next(s for s in info.seats if s.id == occupant)
             self.chat_as = (seat_row.user_id, seat_row.name)
@@ -160,10 +157,14 @@ class _Session:
             if self._same_origin():
                 viewer = await session_user(hub, self.ws.app.state.signer, self.ws.cookies.get(COOKIE))
             self.chat_as = None if viewer is None else (viewer.id, viewer.name)
-        if state is not None:
-            status = state["status"]
+        match = hub.matches.get(info.id)
+        status = ("finished" if match.over else "live") if match is not None else info.status
+        if status in ("live", "finished"):  # before the state: a page draws the chat with the position
             messages = await chat.history(hub, info.id, status, self.conn.seat is not None)
             self.conn.send({"type": "chat_history", "game_id": info.id, "messages": messages})
+        state = await hub.current_state(info.id, self.conn.seat, self.conn)
+        if state is not None:
+            self.conn.send(state)
 
     async def unknown(self) -> None:
         """No such game, or a private one this hello may not see: the same answer, after the hello."""
