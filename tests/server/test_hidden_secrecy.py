@@ -174,3 +174,35 @@ def test_replay_of_a_live_game_shows_public_information_only(client: TestClient)
         assert not _tokens(step["events"]) & (_secrets(state.to_json(), mine, seat) - _tokens(before))
         assert step["events"] == lean["events"]
         before = mine
+
+
+CONNOISSEUR = ("battle-connoisseur", {"tavern": "leery-lizard furious-frog keen-koi"}, "pick furious-frog")
+CROW = ("crow-carrier", {"graveyard": "leery-lizard keen-koi"}, "pick keen-koi")
+
+
+@pytest.mark.parametrize(("card", "setup", "pick"), [CONNOISSEUR, CROW], ids=["connoisseur", "crow"])
+def test_the_kept_public_card_stays_secret(card: str, setup: dict[str, Any], pick: str) -> None:
+    """Cards taken from a public zone are seen by all, but which one seat 0 keeps face down and which it
+    discards into the Wilderness is its secret: the events the server sends others must name neither."""
+    from tests.games.hidden_leaders.helpers import build
+    from throne.games import get
+
+    spec = get("hidden-leaders")
+    st = build({"players": 3, **setup})
+    st.hands[0].append(card)
+    st.changed()
+    st.play(f"play {card}")
+    while st.to_play == 0 and not st.legal_moves()[0].startswith("pick"):  # a marker choice first
+        st.play(st.legal_moves()[0])
+    before = st.clone()
+    st.play(pick)
+    kept = pick.split()[1]
+    assert (kept, False) in st.parties[0]
+    taken = set(hl.CARDS) & set(TOKEN.findall(json.dumps(before.view(None)["pending_cards"])))
+    assert kept in taken and len(taken) >= 2
+    for viewer in (None, 1, 2):
+        assert kept not in _tokens(st.view(viewer))  # the engine's own view: nobody else knows it
+        events = spec.move_events(before, pick, st, viewer)
+        assert not _tokens(events) & taken, (viewer, events)
+    mine = spec.move_events(before, pick, st, 0)
+    assert kept in _tokens(mine) and taken <= _tokens(mine)

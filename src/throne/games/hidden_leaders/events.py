@@ -3,8 +3,9 @@
 The events of a move are derived from the state before and after it and from the decision it answered, so
 they follow the rules wherever an effect is implemented. A card's identity is in an event only when the
 viewing seat may know it: the card is face up where it left or where it went (a face-up hero, the Tavern,
-the Graveyard), the zone is the seat's own hand or party, the seat holds it in a pending resolution, or after
-the move the seat knows where it is (``known``). Everything else is a count. Events (JSON-safe dicts):
+the Graveyard; not public cards a resolution held, whose split into hidden zones is the chooser's secret), the
+zone is the seat's own hand or party, the seat holds it in a pending resolution, or after the move the seat
+knows where it is (``known``). Everything else is a count. Events (JSON-safe dicts):
 
 - ``setup``      {seat}: the seat kept a hero face down and discarded a card
 - ``play``       {seat, card}: a card played face up from the hand
@@ -86,8 +87,12 @@ def _known_code(place: Place) -> str | None:
 
 
 def _sees(after: State, viewer: int | None, card: str, src: Place, dst: Place, reveal: bool) -> bool:
-    if reveal or after.phase == "over" or _public(src) or _public(dst):
+    if reveal or after.phase == "over" or _public(dst):
         return True
+    if _public(src) and src[0] != "pending":
+        return True
+    # public cards held by a resolution (the Tavern of Battle Connoisseur, the Graveyard of Crow Carrier) that
+    # go to hidden zones: which one went where is the chooser's secret unless the viewer learnt it
     if viewer is None:
         return False
     for zone, seat, _ in (src, dst):
