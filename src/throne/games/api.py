@@ -221,7 +221,7 @@ class GameSpec:
         if not self.players:
             raise GameError(f"{self.id}: a game needs at least one player count")
         if self.renderer not in RENDERERS:
-            raise GameError(f"{self.id}: unknown web renderer {self.renderer!r} (known: {', '.join(RENDERERS)})")
+            raise GameError(f"{self.id}: unknown web renderer {self.renderer!r} (choose {RENDERERS})")
         if self.default_players is not None and self.default_players not in self.players:
             raise GameError(f"{self.id}: default_players {self.default_players} is not in {self.players}")
         if self.rating not in RATING_SYSTEMS:
