@@ -45,6 +45,7 @@ class Settings:
     max_all_bot_games: int = 8
     empty_table_ttl: float = 600.0
     open_table_ttl: float = 3 * 3600.0
+    creator_gone_ttl: float = 180.0  # an open table whose creator has no connection to it this long expires
     max_sockets_per_ip: int = field(default_factory=lambda: int(_env_float("THRONE_MAX_SOCKETS_PER_IP", 64)))
     # Seconds a client has to send a request's headers (`throne serve`; slow-header attacks).
     header_timeout: float = field(default_factory=lambda: _env_float("THRONE_HEADER_TIMEOUT", 10.0))

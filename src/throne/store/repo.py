@@ -222,6 +222,17 @@ class Repo:
             )
             return s.scalar(select(User.session_epoch).where(User.id == user_id)) or 0
 
+    def adopt_guest(self, guest_id: int, user_id: int) -> int:
+        """Moves a guest's seats and tables to the account `user_id` (made by that guest signing up);
+        returns how many seats moved. Refused (Conflict) unless `guest_id` is a guest."""
+        with self.db.sessions.begin() as s:
+            guest = s.get(User, guest_id)
+            if guest is None or guest.username is not None or guest_id == user_id:
+                raise Conflict(f"user {guest_id} is not a guest")
+            moved = s.execute(update(Seat).where(Seat.user_id == guest_id).values(user_id=user_id)).rowcount
+            s.execute(update(Game).where(Game.creator_id == guest_id).values(creator_id=user_id))
+            return int(moved or 0)
+
     def revoke_sessions(self, user_id: int) -> None:
         """Ends every session of the user (each cookie names an older epoch from now on)."""
         with self.db.sessions.begin() as s:
@@ -535,6 +546,17 @@ class Repo:
                 aborted.append(row)
             s.flush()
             return [_info(s, row) for row in aborted]
+
+    def abort_open(self, game_ids: Sequence[int]) -> list[GameInfo]:
+        """Aborts those of `game_ids` that are still open; returns them."""
+        with self.db.sessions.begin() as s:
+            rows = s.scalars(
+                select(Game).where(Game.id.in_(list(game_ids)), Game.status == "open").with_for_update()
+            ).all()
+            for row in rows:
+                row.status, row.finished_at = "aborted", utcnow()
+            s.flush()
+            return [_info(s, row) for row in rows]
 
     @reads
     def user_games(

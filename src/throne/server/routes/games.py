@@ -40,6 +40,7 @@ class CreateIn(BaseModel):
     private: bool = False
     name: str | None = Field(default=None, max_length=200)
     time_control: dict[str, Any] | None = None
+    side: SeatNo | None = None
 
 
 class PlayBotIn(BaseModel):
@@ -49,6 +50,7 @@ class PlayBotIn(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict)
     name: str | None = Field(default=None, max_length=200)
     time_control: dict[str, Any] | None = None
+    side: SeatNo | None = None
 
 
 class JoinIn(BaseModel):
@@ -110,6 +112,7 @@ async def create_game(body: CreateIn, request: Request, response: Response) -> d
         body.rated,
         body.private,
         body.time_control,
+        body.side,
     )
     await _table_limits(request, table)
     user = await user_or_guest(request, response, body.name)
@@ -122,10 +125,14 @@ async def create_game(body: CreateIn, request: Request, response: Response) -> d
 async def play_bot(body: PlayBotIn, request: Request, response: Response) -> dict:
     hub = hub_of(request)
     bots = {place: body.bot for place in range(1, body.players)}  # as Hub.play_bot seats them
-    table = NewTable(body.game, body.players, body.options, bots, 0, True, False, False, body.time_control)
+    table = NewTable(
+        body.game, body.players, body.options, bots, 0, True, False, False, body.time_control, body.side
+    )
     await _table_limits(request, table)
     user = await user_or_guest(request, response, body.name)
-    info, token = await hub.play_bot(user, body.game, body.bot, body.players, body.options, body.time_control)
+    info, token = await hub.play_bot(
+        user, body.game, body.bot, body.players, body.options, body.time_control, body.side
+    )
     caps_of(request).created(info.id, client_ip(request))
     summary = hub.summary(info, user.id)
     return {"game": summary, "token": token, "seat": (summary["you"] or {}).get("seat")}
