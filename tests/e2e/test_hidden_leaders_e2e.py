@@ -55,6 +55,12 @@ def compare_with_spectator(page: Page, spectator: Page) -> None:
     assert_spectator_sees_no_secret(spectator, secrets_of(page))
 
 
+LAST_LOG = """() => {
+  const li = document.querySelector('#log li:last-child');
+  return li ? { seat: li.dataset.seat, fresh: li.classList.contains('fresh'), text: li.textContent } : null;
+}"""
+
+
 def test_whole_hidden_leaders_game_against_bots_with_a_spectator(contexts: Contexts) -> None:
     page = contexts.page()
     start_hidden_vs_bots(page)
@@ -69,13 +75,20 @@ def test_whole_hidden_leaders_game_against_bots_with_a_spectator(contexts: Conte
     expect(spectator.locator("#table-root")).to_have_attribute("data-seat", "")
     player = HiddenClicker(page)
     decisions = 0
+    marked = 0
     while player.decide():
         decisions += 1
+        # when the others acted since your last decision, their sentences are marked until you act
+        last = page.evaluate(LAST_LOG)
+        if last and last["seat"] not in ("", page.get_attribute("#table-root", "data-seat")):
+            assert last["fresh"], last
+            marked += 1
         assert decisions < MAX_DECISIONS, "the game did not end"
         if decisions % 6 == 1:
             compare_with_spectator(page, spectator)
         if decisions == 4:
             page.wait_for_function("() => document.querySelector('#table-root').dataset.myTurn === 'true'")
+
             screenshot(page, "hidden-leaders-en")
             for lang in ("fa", "ja"):
                 page.click(f'.lang-switch a[data-lang="{lang}"]')
@@ -85,6 +98,7 @@ def test_whole_hidden_leaders_game_against_bots_with_a_spectator(contexts: Conte
                 screenshot(page, f"hidden-leaders-{lang}")
             page.click('.lang-switch a[data-lang="en"]')
             expect(page.locator("#decision")).to_be_visible()
+    assert marked >= 1
     scores = page.locator("#scores tr")
     expect(scores).to_have_count(4)
     leaders = page.eval_on_selector_all("#scores td[data-leader]", "tds => tds.map(td => td.dataset.leader)")

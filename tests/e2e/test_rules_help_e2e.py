@@ -8,6 +8,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.e2e.drivers import MY_TURN_OR_OVER
 from tests.e2e.helpers import DESKTOP, PHONE, Contexts, screenshot
 
 CASES = [
@@ -64,7 +65,9 @@ def _start_vs_bot(page: Page, game: str) -> None:
 
 def test_help_opens_by_tap_on_a_champion_at_phone_width(contexts: Contexts) -> None:
     page = contexts.page(viewport=PHONE, has_touch=True)
+    page.emulate_media(reduced_motion="reduce")
     _start_vs_bot(page, "leaders")
+    page.wait_for_function(MY_TURN_OR_OVER)  # the bot's first turn (if it is South) is drawn and done
     expect(page.locator("#leaders-goal")).to_be_visible()
     # a market card that cannot be taken now (or can: then the Help toggle comes first)
     card = page.locator("#market .market-card[data-code]").first

@@ -208,6 +208,8 @@ class GameSpec:
     names: Mapping[str, str] = field(default_factory=dict)
     notation: str = ""
     move_grammar: Callable[[], list[dict[str, str]]] | None = None
+    # Names of the engine seats a player may choose at table creation (seat 0 first); empty: numbered seats.
+    seat_names: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.players:
@@ -216,6 +218,8 @@ class GameSpec:
             raise GameError(f"{self.id}: default_players {self.default_players} is not in {self.players}")
         if self.rating not in RATING_SYSTEMS:
             raise GameError(f"{self.id}: unknown rating system {self.rating!r} (choose {RATING_SYSTEMS})")
+        if self.seat_names and len(self.seat_names) != max(self.players):
+            raise GameError(f"{self.id}: {len(self.seat_names)} seat_names for {max(self.players)} seats")
 
     # ----------------------------------------------------------------- options
     @property
@@ -329,6 +333,7 @@ class GameSpec:
             "perfect_information": self.perfect_information,
             "notation": self.notation,
             "move_grammar": self.move_grammar() if self.move_grammar is not None else None,
+            "seat_names": list(self.seat_names),
         }
 
 

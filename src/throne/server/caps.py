@@ -6,7 +6,8 @@
 - Tables of bots only (nobody sits): registered accounts only, one at a time each, and at most
   `max_all_bot_games` on the whole server.
 - Open tables where nobody sits expire after `empty_table_ttl` seconds, every open table after
-  `open_table_ttl` (aborted; the lobby never fills with abandoned tables).
+  `open_table_ttl`, and one whose creator sits there but has had no connection to it for `creator_gone_ttl`
+  seconds (aborted; the lobby never fills with abandoned tables).
 - Game sockets: at most `max_sockets_per_ip` open at once per address.
 
 Addresses are remembered in memory only (per process; a restart forgets them), never stored.
@@ -17,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections import Counter, OrderedDict
 from datetime import timedelta
 from typing import TYPE_CHECKING
@@ -29,6 +31,7 @@ from throne.store.repo import StoreUnavailable
 if TYPE_CHECKING:
     from throne.server.config import Settings
     from throne.server.lobby import Hub, NewTable
+    from throne.store.repo import GameInfo
 
 log = logging.getLogger(__name__)
 REMEMBERED = 20_000  # game ids whose creating address is kept (the oldest are forgotten first)
@@ -48,6 +51,7 @@ class Caps:
         self.settings = settings
         self._creator_ip: OrderedDict[int, str] = OrderedDict()
         self._sockets: Counter[str] = Counter()
+        self._creator_away: dict[int, float] = {}  # open table -> since when its creator is not connected
 
     # ---- tables --------------------------------------------------------------------------------------------
     async def check_table(self, hub: Hub, user: User | None, table: NewTable, ip: str | None) -> None:
@@ -109,23 +113,41 @@ class Caps:
             self._creator_ip.popitem(last=False)
 
     # ---- stale tables ------------------------------------------------------------------------------------
-    async def sweep(self, hub: Hub) -> int:
-        """Aborts the stale open tables now; returns how many."""
+    async def sweep(self, hub: Hub, clock: float | None = None) -> int:
+        """Aborts the stale open tables now; returns how many. `clock`: monotonic seconds (tests)."""
         now = utcnow()
         aborted = await hub.db(
             hub.repo.abort_stale_tables,
             now - timedelta(seconds=self.settings.empty_table_ttl),
             now - timedelta(seconds=self.settings.open_table_ttl),
         )
+        aborted += await self._creators_gone(hub, time.monotonic() if clock is None else clock)
         for info in aborted:
             self._creator_ip.pop(info.id, None)
+            self._creator_away.pop(info.id, None)
+            hub.sides.pop(info.id, None)
             hub.broadcast_table(info)
         if aborted:
             log.info("aborted %d stale open tables", len(aborted))
         return len(aborted)
 
+    async def _creators_gone(self, hub: Hub, clock: float) -> list[GameInfo]:
+        """The open tables whose seated creator has had no connection to them for `creator_gone_ttl`
+        seconds (counted from the first sweep that found them away), aborted."""
+        tables = await hub.db(hub.repo.list_games, ["open"], None, 500, True)
+        away: dict[int, float] = {}
+        for info in tables:
+            mine = [s.id for s in info.seats if s.kind == "human" and s.user_id == info.creator_id]
+            if not mine or any(c.occupant in mine for c in hub.seated.get(info.id, ())):
+                continue
+            away[info.id] = self._creator_away.get(info.id, clock)
+        self._creator_away = away
+        gone = [g for g, since in away.items() if clock - since >= self.settings.creator_gone_ttl]
+        return await hub.db(hub.repo.abort_open, gone) if gone else []
+
     async def sweep_forever(self, hub: Hub) -> None:
-        interval = max(1.0, min(60.0, self.settings.empty_table_ttl / 4))
+        s = self.settings
+        interval = max(1.0, min(60.0, s.empty_table_ttl / 4, s.creator_gone_ttl / 4))
         while True:
             await asyncio.sleep(interval)
             with contextlib.suppress(StoreUnavailable):

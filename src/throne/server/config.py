@@ -28,6 +28,9 @@ class Settings:
     # Seconds between two stored checkpoints of a running clock: a crash (kill -9) loses at most this much
     # of the running seat's spent time, in its favour; a clean shutdown stores the clocks exactly.
     clock_checkpoint: float = field(default_factory=lambda: _env_float("THRONE_CLOCK_CHECKPOINT", 5.0))
+    # Table chat: messages per second per connection (token bucket) and the burst allowed.
+    chat_rate_per_s: float = 0.5
+    chat_burst: int = 4
     # The clocks' time in milliseconds (None: the wall clock); tests pass a fake one.
     time_source: Callable[[], int] | None = None
     max_body_bytes: int = 64 * 1024
@@ -45,6 +48,7 @@ class Settings:
     max_all_bot_games: int = 8
     empty_table_ttl: float = 600.0
     open_table_ttl: float = 3 * 3600.0
+    creator_gone_ttl: float = 180.0  # an open table whose creator has no connection to it this long expires
     max_sockets_per_ip: int = field(default_factory=lambda: int(_env_float("THRONE_MAX_SOCKETS_PER_IP", 64)))
     # Seconds a client has to send a request's headers (`throne serve`; slow-header attacks).
     header_timeout: float = field(default_factory=lambda: _env_float("THRONE_HEADER_TIMEOUT", 10.0))

@@ -56,6 +56,7 @@ class NewTable:
     rated: bool
     private: bool
     time_control: dict[str, Any] | None = None
+    side: int | None = None  # the engine seat the creator plays (None: drawn at the start like the rest)
 
 
 class Hub:
@@ -85,6 +86,9 @@ class Hub:
         self.rematches: dict[int, set[int]] = {}  # finished game -> seats that asked for a rematch
         # finished game -> its rematch (0 while it is being made): one rematch per game, however often asked
         self.rematched: OrderedDict[int, int] = OrderedDict()
+        # open table -> {table place: engine seat} chosen at creation; kept in memory (a restart forgets the
+        # choice of a table still waiting for players, which then seats everybody at random)
+        self.sides: dict[int, dict[int, int]] = {}
         self.now_ms: Callable[[], int] = settings.time_source or (lambda: int(time.time() * 1000))
 
     async def db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
@@ -229,6 +233,13 @@ class Hub:
     def rating_hook(self, info: GameInfo) -> Callable[..., None] | None:
         return rating_hook(info)
 
+    def adopted(self, guest_id: int, user_id: int) -> None:
+        """The running games learn that a guest's seats now belong to the account it signed up as."""
+        for match in self.matches.values():
+            for seat in match.info.seats:
+                if seat.user_id == guest_id:
+                    seat.user_id = user_id
+
     # ---- tables --------------------------------------------------------------------------------------------
     def _check_table(self, t: NewTable) -> tuple[GameKind, dict[str, Any]]:
         try:
@@ -260,6 +271,13 @@ class Hub:
                 raise ApiError(409, "seat_taken", f"seat {t.seat} is given to a bot")
             if len(t.bots) >= t.players:
                 raise ApiError(409, "table_full", 'every seat is given to a bot; use "sit": false')
+        if t.side is not None:
+            if not t.sit:
+                raise ApiError(400, "bad_options", "a side is chosen by a creator who sits at the table")
+            if not 0 <= t.side < t.players:
+                raise ApiError(
+                    400, "bad_options", f"side {t.side} does not exist in a {t.players}-player game"
+                )
         if t.rated and t.bots:
             raise ApiError(
                 400, "rated_needs_people", "rated games are played by registered players only, no bots"
@@ -295,6 +313,8 @@ class Hub:
             seats=specs,
             clock=clock,
         )
+        if t.sit and t.side is not None:
+            self.sides[info.id] = {place: t.side}
         info = await self.maybe_start(info)
         return info, token, invite
 
@@ -342,6 +362,10 @@ class Hub:
 
     async def leave(self, game_id: int, token: str) -> GameInfo:
         info = await self.db(self.repo.leave_seat, game_id, token_hash(token))
+        chosen = self.sides.get(game_id)
+        if chosen is not None:  # a place given up gives up its chosen side
+            taken = {s.seat for s in info.seats}
+            self.sides[game_id] = {p: side for p, side in chosen.items() if p in taken}
         self.broadcast_table(info)
         return info
 
@@ -354,14 +378,14 @@ class Hub:
             raise ApiError(404, "not_found", f"no game {info.id}")
 
     async def maybe_start(self, info: GameInfo, order: list[int] | None = None) -> GameInfo:
-        """A table whose seats are all taken starts: a fresh 128-bit secret, random seating (or `order`:
-        order[i] is the table place that plays engine seat i)."""
+        """A table whose seats are all taken starts: a fresh 128-bit secret, random seating except the
+        sides chosen at creation (or `order`: order[i] is the table place that plays engine seat i)."""
         if info.status != "open" or len(info.seats) < info.players:
             return info
         async with self._lock:
             if order is None:
-                order = list(range(info.players))
-                _rng.shuffle(order)
+                order = seating(info.players, self.sides.get(info.id, {}))
+            self.sides.pop(info.id, None)
             try:
                 started = await self.db(self.repo.start_game, info.id, new_secret(), order)
             except Conflict:  # started meanwhile, or someone left since `info` was read: not full
@@ -385,11 +409,13 @@ class Hub:
         players: int,
         options: dict[str, Any],
         time_control: dict[str, Any] | None = None,
+        side: int | None = None,
     ) -> tuple[GameInfo, str]:
-        """One request: a started game between this user and bots of one level (seating random)."""
+        """One request: a started game between this user and bots of one level (the user's engine seat
+        `side`, else random)."""
         bots = {p: bot for p in range(1, players)}
         info, token, _ = await self.create_table(
-            user, NewTable(game, players, options, bots, 0, True, False, False, time_control)
+            user, NewTable(game, players, options, bots, 0, True, False, False, time_control, side)
         )
         assert token is not None
         return info, token
@@ -718,6 +744,18 @@ class Hub:
             code = "game_over" if info.status in ("finished", "aborted") else "not_live"
             raise ApiError(409, code, f"game {game_id} is {info.status}")
         await match.control(seat, action, accept)
+
+
+def seating(players: int, chosen: dict[int, int]) -> list[int]:
+    """order[i] = the table place that plays engine seat i: the `chosen` {place: seat} kept, the other
+    places drawn at random over the remaining seats."""
+    order: list[int | None] = [None] * players
+    for place, seat in chosen.items():
+        order[seat] = place
+    rest = [p for p in range(players) if p not in chosen]
+    _rng.shuffle(rest)
+    filled = iter(rest)
+    return [p if p is not None else next(filled) for p in order]
 
 
 def _bot_seats(info: GameInfo) -> frozenset[int]:

@@ -16,7 +16,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from throne.store.db import Database
-from throne.store.models import Game, Move, Rating, Seat, User, utcnow
+from throne.store.models import Chat, Game, Move, Rating, Seat, User, utcnow
 
 
 class StoreError(ValueError):
@@ -169,6 +169,20 @@ def _info(session: Session, game: Game) -> GameInfo:
     )
 
 
+def _chat_json(row: Chat) -> dict[str, Any]:
+    at = as_utc(row.created_at)
+    return {
+        "id": row.id,
+        "channel": row.channel,
+        "seat": row.seat,
+        "user_id": row.user_id,
+        "name": row.name,
+        "ply": row.ply,
+        "text": row.text,
+        "at": at.isoformat().replace("+00:00", "Z") if at else None,
+    }
+
+
 RateHook = Callable[[Session, GameInfo], None]
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -221,6 +235,17 @@ class Repo:
                 .values(password_hash=password_hash, session_epoch=User.session_epoch + 1)
             )
             return s.scalar(select(User.session_epoch).where(User.id == user_id)) or 0
+
+    def adopt_guest(self, guest_id: int, user_id: int) -> int:
+        """Moves a guest's seats and tables to the account `user_id` (made by that guest signing up);
+        returns how many seats moved. Refused (Conflict) unless `guest_id` is a guest."""
+        with self.db.sessions.begin() as s:
+            guest = s.get(User, guest_id)
+            if guest is None or guest.username is not None or guest_id == user_id:
+                raise Conflict(f"user {guest_id} is not a guest")
+            moved = s.execute(update(Seat).where(Seat.user_id == guest_id).values(user_id=user_id)).rowcount
+            s.execute(update(Game).where(Game.creator_id == guest_id).values(creator_id=user_id))
+            return int(moved or 0)
 
     def revoke_sessions(self, user_id: int) -> None:
         """Ends every session of the user (each cookie names an older epoch from now on)."""
@@ -476,6 +501,44 @@ class Repo:
                 s.flush()
                 rate(s, _info(s, s.get(Game, game_id)))
 
+    def add_chat(
+        self,
+        game_id: int,
+        user_id: int | None,
+        seat: int | None,
+        name: str,
+        channel: str,
+        ply: int,
+        text: str,
+    ) -> dict[str, Any]:
+        """Stores one chat message; returns it as the protocol sends it."""
+        with self.db.sessions.begin() as s:
+            row = Chat(
+                game_id=game_id,
+                user_id=user_id,
+                seat=seat,
+                name=name,
+                channel=channel,
+                ply=ply,
+                text=text,
+                created_at=utcnow(),
+            )
+            s.add(row)
+            s.flush()
+            return _chat_json(row)
+
+    @reads
+    def chat(self, game_id: int, channels: Sequence[str], limit: int = 200) -> list[dict[str, Any]]:
+        """The last `limit` messages of these channels of a game, oldest first."""
+        with self.db.sessions() as s:
+            rows = s.scalars(
+                select(Chat)
+                .where(Chat.game_id == game_id, Chat.channel.in_(list(channels)))
+                .order_by(Chat.id.desc())
+                .limit(limit)
+            ).all()
+            return [_chat_json(r) for r in reversed(rows)]
+
     @reads
     def moves(self, game_id: int) -> list[tuple[int, str]]:
         with self.db.sessions() as s:
@@ -535,6 +598,17 @@ class Repo:
                 aborted.append(row)
             s.flush()
             return [_info(s, row) for row in aborted]
+
+    def abort_open(self, game_ids: Sequence[int]) -> list[GameInfo]:
+        """Aborts those of `game_ids` that are still open; returns them."""
+        with self.db.sessions.begin() as s:
+            rows = s.scalars(
+                select(Game).where(Game.id.in_(list(game_ids)), Game.status == "open").with_for_update()
+            ).all()
+            for row in rows:
+                row.status, row.finished_at = "aborted", utcnow()
+            s.flush()
+            return [_info(s, row) for row in rows]
 
     @reads
     def user_games(

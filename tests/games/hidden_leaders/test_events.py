@@ -24,6 +24,26 @@ def _names(obj: Any) -> set[str]:
     return {t for t in TOKEN.findall(json.dumps(obj)) if t in hl.CARDS}
 
 
+def _may_place(st: State, viewer: int | None, card: str, ev: dict[str, Any]) -> bool:
+    """A card named going into a zone hidden from ``viewer``: the viewer knows it is there now, or it left a
+    zone everybody sees (the Tavern, the Graveyard, a face-up hero) or the viewer's own hand or party."""
+    src, dst = ev["from"], ev["to"]
+    zone, seat = dst["zone"], dst.get("seat")
+    hidden = (zone in ("wilderness", "harbor")
+              or (zone in ("hand", "pending") and seat not in (None, viewer))
+              or (zone == "party" and not dst["up"] and seat != viewer))
+    if not hidden:
+        return True
+    if src["zone"] in ("tavern", "graveyard") or (src["zone"] == "party" and src["up"]):
+        return True
+    if viewer is None:
+        return False
+    if src.get("seat") == viewer and src["zone"] in ("hand", "party", "pending"):
+        return True
+    code = {"hand": f"h{seat}", "party": f"d{seat}", "wilderness": "w"}.get(zone)
+    return code is not None and st.known[viewer].get(card) == code
+
+
 def _play(st: State, move: str, log: list[list[list[dict[str, Any]]]]) -> None:
     """Play ``move`` and check its events for every viewer; ``log`` gets them (spectator first)."""
     before = st.clone()
@@ -35,6 +55,9 @@ def _play(st: State, move: str, log: list[list[list[dict[str, Any]]]]) -> None:
         if not st.is_over:  # nothing a seat could not see before or after the move
             leak = _names(evs) - _names(before.view(viewer)) - _names(st.view(viewer))
             assert not leak, (viewer, move, leak, evs)
+            for ev in evs:
+                for card in ev.get("cards", []) if ev["type"] == "cards" else []:
+                    assert _may_place(st, viewer, card, ev), (viewer, move, ev)
         per.append(evs)
     # what moved is described: the counts add up to the cards that changed place (the played one aside)
     old, new = locate(before), locate(st)

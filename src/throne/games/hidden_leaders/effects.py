@@ -10,6 +10,7 @@ from typing import Any
 
 from . import moves as _moves
 from .cards import EMPEROR, FACTIONS, GUARDIANS, factions_of, is_of
+from .frames import Ask, Cont, Filter, Kind
 from .state import ABILITIES, Cand, Frame, State, ability, cont, filt, op
 
 HT, IA, WF, UD = FACTIONS
@@ -172,8 +173,10 @@ def _c_look(st: State, fr: Frame, v: Any) -> None:
     me, (p, i) = fr["seat"], v
     st.learn(me, st.parties[p][i][0], f"d{p}")
     if fr.get("n", 1) > 1:
-        st.ask("pick-hero", me, fr["card"], "hero", "look", may=True, ps=fr["ps"], up=False, n=1,
-               exi=[[p, i]])
+        st.push(Ask(
+            kind=Kind.PICK_HERO, seat=me, card=fr["card"], filter=Filter.HERO, then=Cont.LOOK, may=True,
+            ctx={"ps": fr["ps"], "up": False, "n": 1, "exi": [[p, i]]},
+        ))
 
 
 def everyone(st: State) -> list[int]:
@@ -182,15 +185,23 @@ def everyone(st: State) -> list[int]:
 
 def bury_ask(st: State, me: int, card: str, up: bool | None, fac: str | None = None,
              ps: list[int] | None = None) -> None:
-    st.ask("pick-hero", me, card, "hero", "bury", ps=everyone(st) if ps is None else ps, up=up, fac=fac)
+    st.push(Ask(
+        kind=Kind.PICK_HERO, seat=me, card=card, filter=Filter.HERO, then=Cont.BURY,
+        ctx={"ps": everyone(st) if ps is None else ps, "up": up, "fac": fac},
+    ))
 
 
 def hand_down_ask(st: State, me: int, card: str) -> None:
-    st.ask("pick-hand", me, card, "hand", "hand-down", secret=True)
+    st.push(Ask(
+        kind=Kind.PICK_HAND, seat=me, card=card, filter=Filter.HAND, then=Cont.HAND_DOWN, secret=True,
+    ))
 
 
 def look_ask(st: State, me: int, card: str, n: int, may: bool = True) -> None:
-    st.ask("pick-hero", me, card, "hero", "look", may=may, ps=everyone(st), up=False, n=n)
+    st.push(Ask(
+        kind=Kind.PICK_HERO, seat=me, card=card, filter=Filter.HERO, then=Cont.LOOK, may=may,
+        ctx={"ps": everyone(st), "up": False, "n": n},
+    ))
 
 
 def draw_limbo(st: State, me: int, n: int) -> list[str]:
@@ -262,7 +273,10 @@ def _op_northman(st: State, fr: Frame) -> None:
 
 @ability("overworked-amazon")
 def _amazon(st: State, me: int, card: str) -> None:
-    st.ask("pick-seat", me, card, "seat", "amazon", ps=everyone(st), cond="up")
+    st.push(Ask(
+        kind=Kind.PICK_SEAT, seat=me, card=card, filter=Filter.SEAT, then=Cont.AMAZON,
+        ctx={"ps": everyone(st), "cond": "up"},
+    ))
 
 
 @cont("amazon")
@@ -272,7 +286,10 @@ def _c_amazon(st: State, fr: Frame, p: int) -> None:
 
 @ability("gorgeous-gorgon")
 def _gorgon(st: State, me: int, card: str) -> None:
-    st.ask("pick-seat", me, card, "seat", "gorgon", ps=everyone(st), cond="up")
+    st.push(Ask(
+        kind=Kind.PICK_SEAT, seat=me, card=card, filter=Filter.SEAT, then=Cont.GORGON,
+        ctx={"ps": everyone(st), "cond": "up"},
+    ))
 
 
 @cont("gorgon")
@@ -317,14 +334,19 @@ def _blowfish(st: State, me: int, card: str) -> None:
     if st.heroes(everyone(st), False):
         opts.append("look")
     if opts:
-        st.ask("mode", me, card, "fixed", "blowfish", opts=opts)
+        st.push(Ask(
+            kind=Kind.MODE, seat=me, card=card, filter=Filter.FIXED, then=Cont.BLOWFISH, ctx={"opts": opts},
+        ))
 
 
 @cont("blowfish")
 def _c_blowfish(st: State, fr: Frame, mode: str) -> None:
     me = fr["seat"]
     if mode == "flip":
-        st.ask("pick-hero", me, fr["card"], "hero", "turn-over", ps=st.others(me), up=False)
+        st.push(Ask(
+            kind=Kind.PICK_HERO, seat=me, card=fr["card"], filter=Filter.HERO, then=Cont.TURN_OVER,
+            ctx={"ps": st.others(me), "up": False},
+        ))
     else:
         look_ask(st, me, fr["card"], 1, may=False)  # "Either ... OR secretly look": not a "you may"
 
@@ -334,19 +356,25 @@ def _c_blowfish(st: State, fr: Frame, mode: str) -> None:
 
 @ability("long-eared-loner", "spirited-shaman")
 def _turn_other(st: State, me: int, card: str) -> None:
-    st.ask("pick-hero", me, card, "hero", "turn-over", ps=st.others(me))
+    st.push(Ask(
+        kind=Kind.PICK_HERO, seat=me, card=card, filter=Filter.HERO, then=Cont.TURN_OVER,
+        ctx={"ps": st.others(me)},
+    ))
 
 
 @ability("androgynous-assassin")
 def _assassin(st: State, me: int, card: str) -> None:
     if st.heroes(st.others(me), False):
-        st.ask("faction", me, card, "faction", "assassin")
+        st.push(Ask(kind=Kind.FACTION, seat=me, card=card, filter=Filter.FACTION, then=Cont.ASSASSIN))
 
 
 @cont("assassin")
 def _c_assassin(st: State, fr: Frame, f: str) -> None:
     me = fr["seat"]
-    st.ask("pick-hero", me, fr["card"], "hero", "assassin-flip", ps=st.others(me), up=False, named=f)
+    st.push(Ask(
+        kind=Kind.PICK_HERO, seat=me, card=fr["card"], filter=Filter.HERO, then=Cont.ASSASSIN_FLIP,
+        ctx={"ps": st.others(me), "up": False, "named": f},
+    ))
 
 
 @cont("assassin-flip")
@@ -359,7 +387,10 @@ def _c_assassin_flip(st: State, fr: Frame, v: Any) -> None:
 
 @ability("half-sliced-ghoul")
 def _ghoul(st: State, me: int, card: str) -> None:
-    st.ask("pick-hero", me, card, "hero", "ghoul", ps=st.others(me), up=False)
+    st.push(Ask(
+        kind=Kind.PICK_HERO, seat=me, card=card, filter=Filter.HERO, then=Cont.GHOUL,
+        ctx={"ps": st.others(me), "up": False},
+    ))
 
 
 @cont("ghoul")
@@ -373,7 +404,10 @@ def _c_ghoul(st: State, fr: Frame, v: Any) -> None:
 
 @ability("saltwater-sage")
 def _sage(st: State, me: int, card: str) -> None:
-    st.ask("pick-hero", me, card, "hero", "sage", ps=[me], up=False)
+    st.push(Ask(
+        kind=Kind.PICK_HERO, seat=me, card=card, filter=Filter.HERO, then=Cont.SAGE,
+        ctx={"ps": [me], "up": False},
+    ))
 
 
 @cont("sage")
@@ -388,12 +422,18 @@ def _c_sage(st: State, fr: Frame, v: Any) -> None:
 
 @ability("ghastly-granny")
 def _granny(st: State, me: int, card: str) -> None:
-    st.ask("pick-hero", me, card, "hero", "asif", ps=[me], up=True, ex=["ghastly-granny"])
+    st.push(Ask(
+        kind=Kind.PICK_HERO, seat=me, card=card, filter=Filter.HERO, then=Cont.ASIF,
+        ctx={"ps": [me], "up": True, "ex": ["ghastly-granny"]},
+    ))
 
 
 @ability("sanguine-scholar")
 def _sanguine(st: State, me: int, card: str) -> None:
-    st.ask("pick-hero", me, card, "hero", "asif", ps=[(me + 1) % st.players], up=True)
+    st.push(Ask(
+        kind=Kind.PICK_HERO, seat=me, card=card, filter=Filter.HERO, then=Cont.ASIF,
+        ctx={"ps": [(me + 1) % st.players], "up": True},
+    ))
 
 
 @ability("sun-shy-skeleton")
@@ -404,12 +444,12 @@ def _sun_shy(st: State, me: int, card: str) -> None:
 
 @ability("modest-monsterslayer")
 def _monsterslayer(st: State, me: int, card: str) -> None:
-    st.ask("pick-tavern", me, card, "tavern", "slayer")
+    st.push(Ask(kind=Kind.PICK_TAVERN, seat=me, card=card, filter=Filter.TAVERN, then=Cont.SLAYER))
 
 
 @ability("insidious-impaler")
 def _impaler(st: State, me: int, card: str) -> None:
-    st.ask("pick-tavern", me, card, "tavern", "impaler")
+    st.push(Ask(kind=Kind.PICK_TAVERN, seat=me, card=card, filter=Filter.TAVERN, then=Cont.IMPALER))
 
 
 def take_copied(st: State, slot: int) -> str:
@@ -470,7 +510,7 @@ def _bard(st: State, me: int, card: str) -> None:
 
 @ability("double-shielded-turtle")
 def _turtle(st: State, me: int, card: str) -> None:
-    st.ask("faction", me, card, "faction", "turtle")
+    st.push(Ask(kind=Kind.FACTION, seat=me, card=card, filter=Filter.FACTION, then=Cont.TURTLE))
 
 
 @cont("turtle")
@@ -561,17 +601,26 @@ def _oracle(st: State, me: int, card: str) -> None:
 
 @ability("potato-privateer")
 def _potato(st: State, me: int, card: str) -> None:
-    st.ask("pick-seat", me, card, "seat", "count", ps=everyone(st), fac=IA, mv=["G"], sg=1)
+    st.push(Ask(
+        kind=Kind.PICK_SEAT, seat=me, card=card, filter=Filter.SEAT, then=Cont.COUNT,
+        ctx={"ps": everyone(st), "fac": IA, "mv": ["G"], "sg": 1},
+    ))
 
 
 @ability("almost-evil-scholar")
 def _evil_scholar(st: State, me: int, card: str) -> None:
-    st.ask("pick-seat", me, card, "seat", "count", ps=everyone(st), fac=HT, mv=["R"], sg=1)
+    st.push(Ask(
+        kind=Kind.PICK_SEAT, seat=me, card=card, filter=Filter.SEAT, then=Cont.COUNT,
+        ctx={"ps": everyone(st), "fac": HT, "mv": ["R"], "sg": 1},
+    ))
 
 
 @ability("krill-keeper")
 def _krill(st: State, me: int, card: str) -> None:
-    st.ask("pick-seat", me, card, "seat", "count", ps=everyone(st), fac=UD, mv=["R", "G"], sg=-1)
+    st.push(Ask(
+        kind=Kind.PICK_SEAT, seat=me, card=card, filter=Filter.SEAT, then=Cont.COUNT,
+        ctx={"ps": everyone(st), "fac": UD, "mv": ["R", "G"], "sg": -1},
+    ))
 
 
 @cont("count")
@@ -582,12 +631,18 @@ def _c_count(st: State, fr: Frame, p: int) -> None:
 
 @ability("nagging-northman")
 def _nagging(st: State, me: int, card: str) -> None:
-    st.ask("pick-tavern", me, card, "tavern", "tavern-discard", may=True, fac=HT, mv=[["R", 2]])
+    st.push(Ask(
+        kind=Kind.PICK_TAVERN, seat=me, card=card, filter=Filter.TAVERN, then=Cont.TAVERN_DISCARD, may=True,
+        ctx={"fac": HT, "mv": [["R", 2]]},
+    ))
 
 
 @ability("angry-priestess")
 def _priestess(st: State, me: int, card: str) -> None:
-    st.ask("pick-tavern", me, card, "tavern", "tavern-discard", may=True, fac=UD, mv=[["G", -2]])
+    st.push(Ask(
+        kind=Kind.PICK_TAVERN, seat=me, card=card, filter=Filter.TAVERN, then=Cont.TAVERN_DISCARD, may=True,
+        ctx={"fac": UD, "mv": [["G", -2]]},
+    ))
 
 
 @cont("tavern-discard")
@@ -615,8 +670,10 @@ def _op_priest_extra(st: State, fr: Frame) -> None:
     # Asked whenever the hand is not empty, even with only Imperial cards (then only "skip"): skipping the
     # question would tell the table that the hand holds no other card.
     if st.hands[fr["me"]]:
-        st.ask("extra-play", fr["me"], fr["card"], "hand", "extra", may=True, prefix="play", nfac=IA,
-               always=True)
+        st.push(Ask(
+            kind=Kind.EXTRA_PLAY, seat=fr["me"], card=fr["card"], filter=Filter.HAND, then=Cont.EXTRA,
+            may=True, ctx={"prefix": "play", "nfac": IA, "always": True},
+        ))
 
 
 @cont("extra")
@@ -632,7 +689,10 @@ def _c_extra(st: State, fr: Frame, c: str | None) -> None:
 
 @ability("saber-toothed-troll")
 def _saber(st: State, me: int, card: str) -> None:
-    st.ask("pick-hero", me, card, "hero", "saber", ps=st.others(me), up=True)
+    st.push(Ask(
+        kind=Kind.PICK_HERO, seat=me, card=card, filter=Filter.HERO, then=Cont.SABER,
+        ctx={"ps": st.others(me), "up": True},
+    ))
 
 
 @cont("saber")
@@ -648,7 +708,10 @@ def _c_saber(st: State, fr: Frame, v: Any) -> None:
 def _will_witch(st: State, me: int, card: str) -> None:
     n = st.players
     for k in range(n - 1, 0, -1):  # pushed last-first so seat me+1 decides first
-        st.ask("pick-hand", (me + k) % n, card, "hand", "witch", secret=True)
+        st.push(Ask(
+            kind=Kind.PICK_HAND, seat=(me + k) % n, card=card, filter=Filter.HAND, then=Cont.WITCH,
+            secret=True,
+        ))
 
 
 @cont("witch")
@@ -661,18 +724,24 @@ def _c_witch(st: State, fr: Frame, c: str) -> None:
 
 @ability("underwater-artist")
 def _artist(st: State, me: int, card: str) -> None:
-    st.ask("faction", me, card, "faction", "artist")
+    st.push(Ask(kind=Kind.FACTION, seat=me, card=card, filter=Filter.FACTION, then=Cont.ARTIST))
 
 
 @cont("artist")
 def _c_artist(st: State, fr: Frame, f: str) -> None:
     me = fr["seat"]
-    st.ask("pick-seat", me, fr["card"], "seat", "artist-seat", ps=st.others(me), named=f)
+    st.push(Ask(
+        kind=Kind.PICK_SEAT, seat=me, card=fr["card"], filter=Filter.SEAT, then=Cont.ARTIST_SEAT,
+        ctx={"ps": st.others(me), "named": f},
+    ))
 
 
 @cont("artist-seat")
 def _c_artist_seat(st: State, fr: Frame, p: int) -> None:
-    st.ask("pick-hand", p, fr["card"], "hand", "artist-give", fac=fr["named"], to=fr["seat"])
+    st.push(Ask(
+        kind=Kind.PICK_HAND, seat=p, card=fr["card"], filter=Filter.HAND, then=Cont.ARTIST_GIVE,
+        ctx={"fac": fr["named"], "to": fr["seat"]},
+    ))
 
 
 @cont("artist-give")
@@ -688,8 +757,10 @@ def _c_artist_give(st: State, fr: Frame, c: str) -> None:
 
 @ability("curious-cat-lover", "resilient-rearguard")
 def _take_random(st: State, me: int, card: str) -> None:
-    st.ask("pick-seat", me, card, "seat", "take-random", ps=st.others(me), cond="hand",
-           down=card == "curious-cat-lover")
+    st.push(Ask(
+        kind=Kind.PICK_SEAT, seat=me, card=card, filter=Filter.SEAT, then=Cont.TAKE_RANDOM,
+        ctx={"ps": st.others(me), "cond": "hand", "down": card == "curious-cat-lover"},
+    ))
 
 
 @cont("take-random")
@@ -710,7 +781,7 @@ def _c_take_random(st: State, fr: Frame, p: int) -> None:
 
 @ability("hopeful-salamander")
 def _salamander(st: State, me: int, card: str) -> None:
-    st.ask("pick-tavern", me, card, "tavern", "salamander")
+    st.push(Ask(kind=Kind.PICK_TAVERN, seat=me, card=card, filter=Filter.TAVERN, then=Cont.SALAMANDER))
 
 
 @cont("salamander")
@@ -723,25 +794,31 @@ def _c_salamander(st: State, fr: Frame, slot: int) -> None:
 @ability("groggy-preacher")
 def _preacher(st: State, me: int, card: str) -> None:
     if _f_tavern(st, {"asif": st.asif}) and _f_hero(st, {"ps": [me], "up": True, "asif": st.asif}):
-        st.ask("pick-tavern", me, card, "tavern", "preacher")
+        st.push(Ask(kind=Kind.PICK_TAVERN, seat=me, card=card, filter=Filter.TAVERN, then=Cont.PREACHER))
 
 
 @cont("preacher")
 def _c_preacher(st: State, fr: Frame, slot: int) -> None:
     me = fr["seat"]
-    st.ask("pick-hero", me, fr["card"], "hero", "swap-tavern", ps=[me], up=True, slot=slot)
+    st.push(Ask(
+        kind=Kind.PICK_HERO, seat=me, card=fr["card"], filter=Filter.HERO, then=Cont.SWAP_TAVERN,
+        ctx={"ps": [me], "up": True, "slot": slot},
+    ))
 
 
 @ability("half-headed-wizard")
 def _wizard(st: State, me: int, card: str) -> None:
     if _f_tavern(st, {"asif": st.asif}) and _f_hero(st, {"ps": st.others(me), "up": True, "asif": st.asif}):
-        st.ask("pick-tavern", me, card, "tavern", "wizard")
+        st.push(Ask(kind=Kind.PICK_TAVERN, seat=me, card=card, filter=Filter.TAVERN, then=Cont.WIZARD))
 
 
 @cont("wizard")
 def _c_wizard(st: State, fr: Frame, slot: int) -> None:
     me = fr["seat"]
-    st.ask("pick-hero", me, fr["card"], "hero", "swap-tavern", ps=st.others(me), up=True, slot=slot)
+    st.push(Ask(
+        kind=Kind.PICK_HERO, seat=me, card=fr["card"], filter=Filter.HERO, then=Cont.SWAP_TAVERN,
+        ctx={"ps": st.others(me), "up": True, "slot": slot},
+    ))
 
 
 @cont("swap-tavern")
@@ -777,7 +854,10 @@ def keep_discard(st: State, me: int, card: str, cards: list[str]) -> None:
             st.wilderness.insert(0, o)
             st.moved(o, None, "w", None)
         return
-    st.ask("pick-card", me, card, "pick", "keep-discard", secret=True, pub=cards)
+    st.push(Ask(
+        kind=Kind.PICK_CARD, seat=me, card=card, filter=Filter.PICK, then=Cont.KEEP_DISCARD, secret=True,
+        ctx={"pub": cards},
+    ))
 
 
 @cont("keep-discard")
@@ -824,14 +904,20 @@ def _ram(st: State, me: int, card: str) -> None:
 def _whaleman(st: State, me: int, card: str) -> None:
     cards = draw_limbo(st, me, 2)
     if cards:
-        st.ask("pick-card", me, card, "pick", "keep-discard", secret=True, hid=cards)
+        st.push(Ask(
+            kind=Kind.PICK_CARD, seat=me, card=card, filter=Filter.PICK, then=Cont.KEEP_DISCARD, secret=True,
+            ctx={"hid": cards},
+        ))
 
 
 @ability("deep-sea-squire")
 def _deep_sea(st: State, me: int, card: str) -> None:
     cards = draw_limbo(st, me, 2)
     if cards:
-        st.ask("pick-card", me, card, "pick", "keep-hand", secret=True, hid=cards)
+        st.push(Ask(
+            kind=Kind.PICK_CARD, seat=me, card=card, filter=Filter.PICK, then=Cont.KEEP_HAND, secret=True,
+            ctx={"hid": cards},
+        ))
 
 
 @ability("seaweed-chopper")
@@ -841,7 +927,10 @@ def _chopper(st: State, me: int, card: str) -> None:
         del st.wilderness[:2]
         for c in cards:
             st.moved(c, "w", None, (me,))
-        st.ask("pick-card", me, card, "pick", "keep-hand", secret=True, hid=cards)
+        st.push(Ask(
+            kind=Kind.PICK_CARD, seat=me, card=card, filter=Filter.PICK, then=Cont.KEEP_HAND, secret=True,
+            ctx={"hid": cards},
+        ))
 
 
 @ability("joyless-chief")
@@ -851,7 +940,10 @@ def _chief(st: State, me: int, card: str) -> None:
         del st.wilderness[:2]
         for c in cards:
             st.moved(c, "w", None, (me,))
-        st.ask("pick-card", me, card, "pick", "chief", secret=True, hid=cards)
+        st.push(Ask(
+            kind=Kind.PICK_CARD, seat=me, card=card, filter=Filter.PICK, then=Cont.CHIEF, secret=True,
+            ctx={"hid": cards},
+        ))
 
 
 @cont("chief")
@@ -877,14 +969,20 @@ def _fishmonger(st: State, me: int, card: str) -> None:
     del st.wilderness[:3]
     for c in cards:
         st.moved(c, "w", None, (me,))
-    st.ask("pick-card", me, card, "pick", "fish-pick", secret=True, hid=cards)
+    st.push(Ask(
+        kind=Kind.PICK_CARD, seat=me, card=card, filter=Filter.PICK, then=Cont.FISH_PICK, secret=True,
+        ctx={"hid": cards},
+    ))
 
 
 @cont("fish-pick")
 def _c_fish_pick(st: State, fr: Frame, c: str) -> None:
     me = fr["seat"]
     order = [c] + [o for o in fr["hid"] if o != c]
-    st.ask("pick-hero", me, fr["card"], "hero", "fish-swap", ps=[me], up=False, hid=order)
+    st.push(Ask(
+        kind=Kind.PICK_HERO, seat=me, card=fr["card"], filter=Filter.HERO, then=Cont.FISH_SWAP,
+        ctx={"ps": [me], "up": False, "hid": order},
+    ))
 
 
 @cont("fish-swap")
@@ -903,7 +1001,9 @@ def _c_fish_swap(st: State, fr: Frame, v: Any) -> None:
 
 @ability("wrapped-warrior")
 def _wrapped(st: State, me: int, card: str) -> None:
-    st.ask("pick-card", me, card, "pick", "warrior", src="grave")
+    st.push(Ask(
+        kind=Kind.PICK_CARD, seat=me, card=card, filter=Filter.PICK, then=Cont.WARRIOR, ctx={"src": "grave"},
+    ))
 
 
 @cont("warrior")
@@ -917,7 +1017,10 @@ def _c_warrior(st: State, fr: Frame, c: str) -> None:
 @ability("mummy-mystic")
 def _mummy(st: State, me: int, card: str) -> None:
     if st.graveyard:
-        st.ask("pick-hero", me, card, "hero", "mummy", may=True, ps=[me], up=True)
+        st.push(Ask(
+            kind=Kind.PICK_HERO, seat=me, card=card, filter=Filter.HERO, then=Cont.MUMMY, may=True,
+            ctx={"ps": [me], "up": True},
+        ))
 
 
 @cont("mummy")
@@ -938,7 +1041,9 @@ def _c_mummy(st: State, fr: Frame, v: Any) -> None:
 def _merman(st: State, me: int, card: str) -> None:
     opts = [o for o, pile in (("pile graveyard", st.graveyard), ("pile wilderness", st.wilderness)) if pile]
     if opts:
-        st.ask("pile", me, card, "fixed", "merman", opts=opts)
+        st.push(Ask(
+            kind=Kind.PILE, seat=me, card=card, filter=Filter.FIXED, then=Cont.MERMAN, ctx={"opts": opts},
+        ))
 
 
 @cont("merman")
@@ -962,7 +1067,10 @@ def _c_merman(st: State, fr: Frame, o: str) -> None:
 
 @ability("vegetarian-sharkguard")
 def _sharkguard(st: State, me: int, card: str) -> None:
-    st.ask("pick-hero", me, card, "hero", "shark", ps=st.others(me), up=True)
+    st.push(Ask(
+        kind=Kind.PICK_HERO, seat=me, card=card, filter=Filter.HERO, then=Cont.SHARK,
+        ctx={"ps": st.others(me), "up": True},
+    ))
 
 
 @cont("shark")
@@ -975,14 +1083,20 @@ def _c_shark(st: State, fr: Frame, v: Any) -> None:
 @ability("underestimated-squire")
 def _squire(st: State, me: int, card: str) -> None:
     if st.hands[me]:
-        st.ask("pick-hero", me, card, "hero", "squire", may=True, ps=[me], up=False)
+        st.push(Ask(
+            kind=Kind.PICK_HERO, seat=me, card=card, filter=Filter.HERO, then=Cont.SQUIRE, may=True,
+            ctx={"ps": [me], "up": False},
+        ))
 
 
 @cont("squire")
 def _c_squire(st: State, fr: Frame, v: Any) -> None:
     if v is not None:
         me = fr["seat"]
-        st.ask("pick-hand", me, fr["card"], "hand", "squire-swap", secret=True, pos=list(v))
+        st.push(Ask(
+            kind=Kind.PICK_HAND, seat=me, card=fr["card"], filter=Filter.HAND, then=Cont.SQUIRE_SWAP,
+            secret=True, ctx={"pos": list(v)},
+        ))
 
 
 @cont("squire-swap")
@@ -999,24 +1113,36 @@ def _c_squire_swap(st: State, fr: Frame, c: str) -> None:
 @ability("queer-quartermaster")
 def _quartermaster(st: State, me: int, card: str) -> None:
     if st.hands[me]:
-        st.ask("pick-hero", me, card, "hero", "qm", may=True, ps=[me], up=True, nfac=IA)
+        st.push(Ask(
+            kind=Kind.PICK_HERO, seat=me, card=card, filter=Filter.HERO, then=Cont.QM, may=True,
+            ctx={"ps": [me], "up": True, "nfac": IA},
+        ))
 
 
 @cont("qm")
 def _c_qm(st: State, fr: Frame, v: Any) -> None:
     if v is not None:
-        st.ask("pick-hand", fr["seat"], fr["card"], "hand", "hand-swap-up", pos=list(v))
+        st.push(Ask(
+            kind=Kind.PICK_HAND, seat=fr["seat"], card=fr["card"], filter=Filter.HAND, then=Cont.HAND_SWAP_UP,
+            ctx={"pos": list(v)},
+        ))
 
 
 @ability("careful-chameleon")
 def _chameleon(st: State, me: int, card: str) -> None:
     if st.hands[me]:
-        st.ask("pick-hero", me, card, "hero", "chameleon", ps=st.others(me), up=True)
+        st.push(Ask(
+            kind=Kind.PICK_HERO, seat=me, card=card, filter=Filter.HERO, then=Cont.CHAMELEON,
+            ctx={"ps": st.others(me), "up": True},
+        ))
 
 
 @cont("chameleon")
 def _c_chameleon(st: State, fr: Frame, v: Any) -> None:
-    st.ask("pick-hand", fr["seat"], fr["card"], "hand", "hand-swap-up", pos=list(v))
+    st.push(Ask(
+        kind=Kind.PICK_HAND, seat=fr["seat"], card=fr["card"], filter=Filter.HAND, then=Cont.HAND_SWAP_UP,
+        ctx={"pos": list(v)},
+    ))
 
 
 @cont("hand-swap-up")
@@ -1034,7 +1160,10 @@ def _c_hand_swap_up(st: State, fr: Frame, c: str) -> None:
 @ability("goblin-cryptographer")
 def _cryptographer(st: State, me: int, card: str) -> None:
     ps = [me] if st.players == 2 else everyone(st)
-    st.ask("pick-hero", me, card, "hero", "crypto", may=True, ps=ps, up=True)
+    st.push(Ask(
+        kind=Kind.PICK_HERO, seat=me, card=card, filter=Filter.HERO, then=Cont.CRYPTO, may=True,
+        ctx={"ps": ps, "up": True},
+    ))
 
 
 @cont("crypto")
@@ -1046,7 +1175,10 @@ def _c_crypto(st: State, fr: Frame, v: Any) -> None:
         _c_crypto_move(st, {"pos": [p, i]}, 1 - me)
         return
     dest = [q for q in range(st.players) if q not in (me, p)]
-    st.ask("pick-seat", me, fr["card"], "seat", "crypto-move", ps=dest, pos=[p, i])
+    st.push(Ask(
+        kind=Kind.PICK_SEAT, seat=me, card=fr["card"], filter=Filter.SEAT, then=Cont.CRYPTO_MOVE,
+        ctx={"ps": dest, "pos": [p, i]},
+    ))
 
 
 @cont("crypto-move")
@@ -1059,12 +1191,18 @@ def _c_crypto_move(st: State, fr: Frame, q: int) -> None:
 @ability("careless-cartographer")
 def _cartographer(st: State, me: int, card: str) -> None:
     if st.heroes([me], False):
-        st.ask("pick-hero", me, card, "hero", "carto", ps=st.others(me), up=False)
+        st.push(Ask(
+            kind=Kind.PICK_HERO, seat=me, card=card, filter=Filter.HERO, then=Cont.CARTO,
+            ctx={"ps": st.others(me), "up": False},
+        ))
 
 
 @cont("carto")
 def _c_carto(st: State, fr: Frame, v: Any) -> None:
-    st.ask("pick-hero", fr["seat"], fr["card"], "hero", "carto-swap", ps=[fr["seat"]], up=False, pos=list(v))
+    st.push(Ask(
+        kind=Kind.PICK_HERO, seat=fr["seat"], card=fr["card"], filter=Filter.HERO, then=Cont.CARTO_SWAP,
+        ctx={"ps": [fr["seat"]], "up": False, "pos": list(v)},
+    ))
 
 
 @cont("carto-swap")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import moves as _moves
+from .frames import Ask, Cont, Filter, Kind
 from .state import Cand, Frame, State, cont, filt, op
 
 #: the six Fate cards (legends §2.4)
@@ -33,7 +34,10 @@ def draw_fates(rng: Any) -> list[str]:
 
 def push_fate(st: State, by: int, card: str) -> None:
     """Seat ``by`` buried the Guardian card ``card``: it draws 2 Fate cards and must choose 1."""
-    st.ask("fate", by, card, "fate", "fate", hid=draw_fates(st.rng("fate")))
+    st.push(Ask(
+        kind=Kind.FATE, seat=by, card=card, filter=Filter.FATE, then=Cont.FATE,
+        ctx={"hid": draw_fates(st.rng("fate"))},
+    ))
 
 
 @filt("fate")

@@ -34,6 +34,92 @@ class Kind(StrEnum):
     FATE = "fate"
 
 
+class Filter(StrEnum):
+    """Every candidate generator of a decision (registered with `state.filt`; the frame's `f`)."""
+
+    FACTION = "faction"
+    FATE = "fate"
+    FIXED = "fixed"
+    HAND = "hand"
+    HERO = "hero"
+    MARKER = "marker"
+    OTHER_HAND = "other-hand"
+    PICK = "pick"
+    SEAT = "seat"
+    TAVERN = "tavern"
+
+
+class Cont(StrEnum):
+    """Every continuation of a decision (registered with `state.cont`; the frame's `then`)."""
+
+    AMAZON = "amazon"
+    ARTIST = "artist"
+    ARTIST_GIVE = "artist-give"
+    ARTIST_SEAT = "artist-seat"
+    ASIF = "asif"
+    ASSASSIN = "assassin"
+    ASSASSIN_FLIP = "assassin-flip"
+    AUTOMATON = "automaton"
+    BEACON = "beacon"
+    BLOWFISH = "blowfish"
+    BURY = "bury"
+    CARTO = "carto"
+    CARTO_SWAP = "carto-swap"
+    CHAMELEON = "chameleon"
+    CHIEF = "chief"
+    COUNT = "count"
+    CRYPTO = "crypto"
+    CRYPTO_MOVE = "crypto-move"
+    DARTER = "darter"
+    EXTRA = "extra"
+    FATE = "fate"
+    FISH_PICK = "fish-pick"
+    FISH_SWAP = "fish-swap"
+    GHOUL = "ghoul"
+    GORGON = "gorgon"
+    GRIFFIN = "griffin"
+    HAND_DOWN = "hand-down"
+    HAND_SWAP_UP = "hand-swap-up"
+    HOP_GOBLIN = "hop-goblin"
+    IMPALER = "impaler"
+    KEEP_DISCARD = "keep-discard"
+    KEEP_HAND = "keep-hand"
+    LOOK = "look"
+    LOOK_MUST = "look-must"
+    MARKER = "marker"
+    MECHATRON = "mechatron"
+    MERMAN = "merman"
+    MUMMY = "mummy"
+    NIGHTMARE = "nightmare"
+    OCEAN = "ocean"
+    POODLE = "poodle"
+    PREACHER = "preacher"
+    PROTECTOR = "protector"
+    QM = "qm"
+    SABER = "saber"
+    SAGE = "sage"
+    SALAMANDER = "salamander"
+    SAPLING = "sapling"
+    SAPLING_TAKE = "sapling-take"
+    SHARK = "shark"
+    SHELLFISH = "shellfish"
+    SHELLFISH_HAND = "shellfish-hand"
+    SLAYER = "slayer"
+    SQUIRE = "squire"
+    SQUIRE_SWAP = "squire-swap"
+    SWAP_OTHER = "swap-other"
+    SWAP_TAVERN = "swap-tavern"
+    SWAP_UP = "swap-up"
+    TAKE_RANDOM = "take-random"
+    TAVERN_DISCARD = "tavern-discard"
+    TITAN_GIVE = "titan-give"
+    TURN_OVER = "turn-over"
+    TURTLE = "turtle"
+    WARRIOR = "warrior"
+    WITCH = "witch"
+    WIZARD = "wizard"
+
+
 KINDS: dict[str, Kind] = {k.value: k for k in Kind}
 """Kind by value (a dict lookup, faster than calling `Kind` on the hot path)."""
 
@@ -52,17 +138,20 @@ class FrameError(ValueError):
     """A decision frame naming an unknown kind, filter or continuation (an engine bug, caught when pushed)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Ask:
     """A decision of `seat` while `card` resolves: its options come from the filter `filter` when it reaches
     the top of the stack, and the answer goes to the continuation `then`. `may`: it can be skipped;
-    `secret`: its answer is hidden from the other seats; `ctx`: filter and continuation parameters."""
+    `secret`: its answer is hidden from the other seats; `ctx`: filter and continuation parameters.
+
+    Built with keywords only; `filter` and `then` are typed references to registered functions, stored in
+    the frame as their registered names (`f`, `then`), so the JSON of a frame is plain strings."""
 
     kind: Kind
     seat: int
     card: str | None
-    filter: str
-    then: str
+    filter: Filter
+    then: Cont
     may: bool = False
     secret: bool = False
     ctx: Mapping[str, Any] = field(default_factory=dict)
@@ -90,12 +179,26 @@ class Ask:
 
     @staticmethod
     def of(frame: Mapping[str, Any]) -> Ask:
-        """The typed form of a stored decision frame."""
+        """The typed form of a stored decision frame (a frame of older JSON reads the same: same keys)."""
         if frame.get("op") != "ask":
             raise FrameError(f"not a decision frame: {frame.get('op')!r}")
         core = {"op", "kind", "seat", "card", "f", "then", "may", "secret", "asif"}
+        try:
+            f, then = Filter(frame["f"]), Cont(frame["then"])
+        except ValueError as e:
+            raise FrameError(f"decision {frame.get('kind')}: {e}") from None
         return Ask(
-            kind=Kind(frame["kind"]), seat=frame["seat"], card=frame["card"], filter=frame["f"],
-            then=frame["then"], may=bool(frame.get("may")), secret=bool(frame.get("secret")),
+            kind=Kind(frame["kind"]), seat=frame["seat"], card=frame["card"], filter=f, then=then,
+            may=bool(frame.get("may")), secret=bool(frame.get("secret")),
             ctx={k: v for k, v in frame.items() if k not in core},
         )
+
+
+def check_registry(filters: Mapping[str, Any], continuations: Mapping[str, Any]) -> None:
+    """Every `Filter` and `Cont` names a registered function and every registered one has a name here
+    (checked once all rule modules are imported, so a typed reference cannot dangle)."""
+    for enum, registered in ((Filter, filters), (Cont, continuations)):
+        names = {m.value for m in enum}
+        if names != set(registered):
+            raise FrameError(f"{enum.__name__}: unregistered {sorted(names - set(registered))}, "
+                             f"unnamed {sorted(set(registered) - names)}")

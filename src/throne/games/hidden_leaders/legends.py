@@ -12,6 +12,7 @@ from typing import Any
 from . import moves as _moves
 from .cards import FACTIONS, GUARDIANS
 from .effects import _c_hand_down, _f_hero, _f_tavern, bury_ask, draw_limbo, everyone
+from .frames import Ask, Cont, Filter, Kind
 from .state import Cand, Frame, State, ability, cont, filt, op
 
 HT, IA, WF, UD = FACTIONS
@@ -29,18 +30,26 @@ def after(st: State, me: int) -> list[int]:
 def _ogre(st: State, me: int, card: str) -> None:
     # min(2, own face-up) turns: the second ask finds no candidate when only one hero was face up
     for _ in range(2):
-        st.ask("pick-hero", me, card, "hero", "turn-over", ps=[me], up=True)
+        st.push(Ask(
+            kind=Kind.PICK_HERO, seat=me, card=card, filter=Filter.HERO, then=Cont.TURN_OVER,
+            ctx={"ps": [me], "up": True},
+        ))
 
 
 @ability("crabby-knight")
 def _crabby(st: State, me: int, card: str) -> None:
     for p in reversed(after(st, me)):  # pushed last-first: the seat after ``me`` comes first
-        st.ask("pick-hero", me, card, "hero", "turn-over", ps=[p])
+        st.push(Ask(
+            kind=Kind.PICK_HERO, seat=me, card=card, filter=Filter.HERO, then=Cont.TURN_OVER, ctx={"ps": [p]},
+        ))
 
 
 @ability("sleepy-hop-goblin")
 def _hop_goblin(st: State, me: int, card: str) -> None:
-    st.ask("pick-hero", me, card, "hero", "hop-goblin", ps=st.others(me), up=False)
+    st.push(Ask(
+        kind=Kind.PICK_HERO, seat=me, card=card, filter=Filter.HERO, then=Cont.HOP_GOBLIN,
+        ctx={"ps": st.others(me), "up": False},
+    ))
 
 
 @cont("hop-goblin")
@@ -58,8 +67,14 @@ def _c_hop_goblin(st: State, fr: Frame, v: Any) -> None:
 
 @ability("gigantic-duo")
 def _duo(st: State, me: int, card: str) -> None:
-    st.ask("pick-hero", me, card, "hero", "bury", may=True, ps=everyone(st), up=True, fac=WF)
-    st.ask("pick-hero", me, card, "hero", "bury", may=True, ps=everyone(st), up=True, fac=IA)
+    st.push(Ask(
+        kind=Kind.PICK_HERO, seat=me, card=card, filter=Filter.HERO, then=Cont.BURY, may=True,
+        ctx={"ps": everyone(st), "up": True, "fac": WF},
+    ))
+    st.push(Ask(
+        kind=Kind.PICK_HERO, seat=me, card=card, filter=Filter.HERO, then=Cont.BURY, may=True,
+        ctx={"ps": everyone(st), "up": True, "fac": IA},
+    ))
 
 
 @ability("mended-colossus")
@@ -71,12 +86,18 @@ def _colossus(st: State, me: int, card: str) -> None:
 
 @ability("huggable-hulk")
 def _hulk(st: State, me: int, card: str) -> None:
-    st.ask("pick-hero", me, card, "hero", "bury", ps=[me], up=True, nfac=GUARDIANS)
+    st.push(Ask(
+        kind=Kind.PICK_HERO, seat=me, card=card, filter=Filter.HERO, then=Cont.BURY,
+        ctx={"ps": [me], "up": True, "nfac": GUARDIANS},
+    ))
 
 
 @ability("baneful-beacon")
 def _beacon(st: State, me: int, card: str) -> None:
-    st.ask("pick-hero", me, card, "hero", "beacon", may=True, ps=everyone(st), up=True, fac=GUARDIANS, n=2)
+    st.push(Ask(
+        kind=Kind.PICK_HERO, seat=me, card=card, filter=Filter.HERO, then=Cont.BEACON, may=True,
+        ctx={"ps": everyone(st), "up": True, "fac": GUARDIANS, "n": 2},
+    ))
 
 
 @cont("beacon")
@@ -85,8 +106,10 @@ def _c_beacon(st: State, fr: Frame, v: Any) -> None:
         return
     me = fr["seat"]
     if fr["n"] > 1:
-        st.ask("pick-hero", me, fr["card"], "hero", "beacon", may=True, ps=everyone(st), up=True,
-               fac=GUARDIANS, n=1)
+        st.push(Ask(
+            kind=Kind.PICK_HERO, seat=me, card=fr["card"], filter=Filter.HERO, then=Cont.BEACON, may=True,
+            ctx={"ps": everyone(st), "up": True, "fac": GUARDIANS, "n": 1},
+        ))
     st.bury(v[0], v[1], me)
 
 
@@ -95,7 +118,10 @@ def _twiggy(st: State, me: int, card: str) -> None:
     if not st.heroes(everyone(st), False):
         return
     bury_ask(st, me, card, False)
-    st.ask("pick-hero", me, card, "hero", "look-must", ps=st.others(me), up=False, n=2)
+    st.push(Ask(
+        kind=Kind.PICK_HERO, seat=me, card=card, filter=Filter.HERO, then=Cont.LOOK_MUST,
+        ctx={"ps": st.others(me), "up": False, "n": 2},
+    ))
 
 
 @cont("look-must")
@@ -104,14 +130,18 @@ def _c_look_must(st: State, fr: Frame, v: Any) -> None:
     me, (p, i) = fr["seat"], v
     st.learn(me, st.parties[p][i][0], f"d{p}")
     if fr["n"] > 1:
-        st.ask("pick-hero", me, fr["card"], "hero", "look-must", ps=fr["ps"], up=False, n=1,
-               exi=[*fr.get("exi", []), [p, i]])
+        st.push(Ask(
+            kind=Kind.PICK_HERO, seat=me, card=fr["card"], filter=Filter.HERO, then=Cont.LOOK_MUST,
+            ctx={"ps": fr["ps"], "up": False, "n": 1, "exi": [*fr.get("exi", []), [p, i]]},
+        ))
 
 
 @ability("philantropic-phantom")
 def _phantom(st: State, me: int, card: str) -> None:
     for p in reversed(after(st, me)):  # each victim chooses (and so resolves the Fate) in turn order
-        st.ask("pick-hero", p, card, "hero", "bury", ps=[p])
+        st.push(Ask(
+            kind=Kind.PICK_HERO, seat=p, card=card, filter=Filter.HERO, then=Cont.BURY, ctx={"ps": [p]},
+        ))
 
 
 # ====================================================================== swaps
@@ -122,13 +152,19 @@ def _swap_ask(st: State, me: int, card: str, theirs: dict[str, Any], mine: dict[
     other = {"ps": st.others(me), "up": True, "asif": st.asif, **theirs}
     own = {"ps": [me], "up": True, "asif": st.asif, **mine}
     if _f_hero(st, other) and _f_hero(st, own):
-        st.ask("pick-hero", me, card, "hero", "swap-other", ps=st.others(me), up=True, mine=mine, **theirs)
+        st.push(Ask(
+            kind=Kind.PICK_HERO, seat=me, card=card, filter=Filter.HERO, then=Cont.SWAP_OTHER,
+            ctx={"ps": st.others(me), "up": True, "mine": mine, **theirs},
+        ))
 
 
 @cont("swap-other")
 def _c_swap_other(st: State, fr: Frame, v: Any) -> None:
     me = fr["seat"]
-    st.ask("pick-hero", me, fr["card"], "hero", "swap-up", ps=[me], up=True, pos=list(v), **fr["mine"])
+    st.push(Ask(
+        kind=Kind.PICK_HERO, seat=me, card=fr["card"], filter=Filter.HERO, then=Cont.SWAP_UP,
+        ctx={"ps": [me], "up": True, "pos": list(v), **fr["mine"]},
+    ))
 
 
 @cont("swap-up")
@@ -170,13 +206,19 @@ def _op_protector_pair(st: State, fr: Frame) -> None:
         return
     if fr["n"] > 1:
         st.later("protector-pair", me=me, card=fr["card"], n=1, ot=fr["ot"], oh=fr["oh"])
-    st.ask("pick-tavern", me, fr["card"], "tavern", "protector", only=fr["ot"], oh=fr["oh"])
+    st.push(Ask(
+        kind=Kind.PICK_TAVERN, seat=me, card=fr["card"], filter=Filter.TAVERN, then=Cont.PROTECTOR,
+        ctx={"only": fr["ot"], "oh": fr["oh"]},
+    ))
 
 
 @cont("protector")
 def _c_protector(st: State, fr: Frame, slot: int) -> None:
     me = fr["seat"]
-    st.ask("pick-hero", me, fr["card"], "hero", "swap-tavern", ps=[me], up=True, only=fr["oh"], slot=slot)
+    st.push(Ask(
+        kind=Kind.PICK_HERO, seat=me, card=fr["card"], filter=Filter.HERO, then=Cont.SWAP_TAVERN,
+        ctx={"ps": [me], "up": True, "only": fr["oh"], "slot": slot},
+    ))
 
 
 @ability("graceful-griffin")
@@ -190,8 +232,10 @@ def _op_griffin_pair(st: State, fr: Frame) -> None:
     me = fr["me"]
     if not any(c in fr["oh"] for c in st.hands[me]):
         return
-    st.ask("pick-hero", me, fr["card"], "hero", "griffin", may=True, ps=[me], up=False, only=fr["od"],
-           oh=fr["oh"], n=fr["n"])
+    st.push(Ask(
+        kind=Kind.PICK_HERO, seat=me, card=fr["card"], filter=Filter.HERO, then=Cont.GRIFFIN, may=True,
+        ctx={"ps": [me], "up": False, "only": fr["od"], "oh": fr["oh"], "n": fr["n"]},
+    ))
 
 
 @cont("griffin")
@@ -201,7 +245,10 @@ def _c_griffin(st: State, fr: Frame, v: Any) -> None:
     me = fr["seat"]
     if fr["n"] > 1:
         st.later("griffin-pair", me=me, card=fr["card"], n=1, od=fr["only"], oh=fr["oh"])
-    st.ask("pick-hand", me, fr["card"], "hand", "squire-swap", secret=True, pos=list(v), only=fr["oh"])
+    st.push(Ask(
+        kind=Kind.PICK_HAND, seat=me, card=fr["card"], filter=Filter.HAND, then=Cont.SQUIRE_SWAP, secret=True,
+        ctx={"pos": list(v), "only": fr["oh"]},
+    ))
 
 
 # ====================================================================== hands
@@ -209,7 +256,10 @@ def _c_griffin(st: State, fr: Frame, v: Any) -> None:
 
 @ability("surprised-sapling")
 def _sapling(st: State, me: int, card: str) -> None:
-    st.ask("pick-seat", me, card, "seat", "sapling", ps=st.others(me), cond="hand")
+    st.push(Ask(
+        kind=Kind.PICK_SEAT, seat=me, card=card, filter=Filter.SEAT, then=Cont.SAPLING,
+        ctx={"ps": st.others(me), "cond": "hand"},
+    ))
 
 
 @cont("sapling")
@@ -217,7 +267,10 @@ def _c_sapling(st: State, fr: Frame, p: int) -> None:
     me = fr["seat"]
     for c in st.hands[p]:
         st.learn(me, c, f"h{p}")
-    st.ask("pick-card", me, fr["card"], "other-hand", "sapling-take", secret=True, target=p)
+    st.push(Ask(
+        kind=Kind.PICK_CARD, seat=me, card=fr["card"], filter=Filter.OTHER_HAND, then=Cont.SAPLING_TAKE,
+        secret=True, ctx={"target": p},
+    ))
 
 
 @filt("other-hand")
@@ -236,7 +289,10 @@ def _c_sapling_take(st: State, fr: Frame, c: str) -> None:
 
 @ability("misinformed-mechatron")
 def _mechatron(st: State, me: int, card: str) -> None:
-    st.ask("pick-hand", me, card, "hand", "mechatron", may=True, secret=True, n=2)
+    st.push(Ask(
+        kind=Kind.PICK_HAND, seat=me, card=card, filter=Filter.HAND, then=Cont.MECHATRON, may=True,
+        secret=True, ctx={"n": 2},
+    ))
 
 
 @cont("mechatron")
@@ -245,14 +301,20 @@ def _c_mechatron(st: State, fr: Frame, c: str | None) -> None:
         return
     _c_hand_down(st, fr, c)
     if fr["n"] > 1:
-        st.ask("pick-hand", fr["seat"], fr["card"], "hand", "mechatron", may=True, secret=True, n=1)
+        st.push(Ask(
+            kind=Kind.PICK_HAND, seat=fr["seat"], card=fr["card"], filter=Filter.HAND, then=Cont.MECHATRON,
+            may=True, secret=True, ctx={"n": 1},
+        ))
 
 
 @ability("hard-shelled-titan")
 def _titan(st: State, me: int, card: str) -> None:
     st.later("titan-keep", me=me, seat=me, card=card, hid=[])
     for p in reversed(after(st, me)):  # a seat with an empty hand has no option and is not asked (R9)
-        st.ask("pick-hand", p, card, "hand", "titan-give", secret=True, to=me)
+        st.push(Ask(
+            kind=Kind.PICK_HAND, seat=p, card=card, filter=Filter.HAND, then=Cont.TITAN_GIVE, secret=True,
+            ctx={"to": me},
+        ))
 
 
 @cont("titan-give")
@@ -270,7 +332,10 @@ def _c_titan_give(st: State, fr: Frame, c: str) -> None:
 @op("titan-keep")
 def _op_titan_keep(st: State, fr: Frame) -> None:
     if fr["hid"]:
-        st.ask("pick-card", fr["me"], fr["card"], "pick", "keep-discard", secret=True, hid=list(fr["hid"]))
+        st.push(Ask(
+            kind=Kind.PICK_CARD, seat=fr["me"], card=fr["card"], filter=Filter.PICK, then=Cont.KEEP_DISCARD,
+            secret=True, ctx={"hid": list(fr["hid"])},
+        ))
 
 
 # ====================================================================== piles
@@ -278,7 +343,10 @@ def _op_titan_keep(st: State, fr: Frame) -> None:
 
 @ability("demonic-darter")
 def _darter(st: State, me: int, card: str) -> None:
-    st.ask("pick-card", me, card, "pick", "darter", may=True, src="grave", fac=GUARDIANS, n=3)
+    st.push(Ask(
+        kind=Kind.PICK_CARD, seat=me, card=card, filter=Filter.PICK, then=Cont.DARTER, may=True,
+        ctx={"src": "grave", "fac": GUARDIANS, "n": 3},
+    ))
 
 
 @cont("darter")
@@ -290,14 +358,19 @@ def _c_darter(st: State, fr: Frame, c: str | None) -> None:
     st.hands[me].append(c)
     st.moved(c, None, f"h{me}", None)
     if fr["n"] > 1:
-        st.ask("pick-card", me, fr["card"], "pick", "darter", may=True, src="grave", fac=GUARDIANS,
-               n=fr["n"] - 1)
+        st.push(Ask(
+            kind=Kind.PICK_CARD, seat=me, card=fr["card"], filter=Filter.PICK, then=Cont.DARTER, may=True,
+            ctx={"src": "grave", "fac": GUARDIANS, "n": fr["n"] - 1},
+        ))
 
 
 @ability("obnoxious-nightmare")
 def _nightmare(st: State, me: int, card: str) -> None:
     if st.graveyard:
-        st.ask("pick-card", me, card, "pick", "nightmare", src="grave")
+        st.push(Ask(
+            kind=Kind.PICK_CARD, seat=me, card=card, filter=Filter.PICK, then=Cont.NIGHTMARE,
+            ctx={"src": "grave"},
+        ))
 
 
 @cont("nightmare")
@@ -312,7 +385,10 @@ def _c_nightmare(st: State, fr: Frame, c: str) -> None:
 def _automaton(st: State, me: int, card: str) -> None:
     cards = draw_limbo(st, me, 5)
     if cards:
-        st.ask("pick-card", me, card, "pick", "automaton", may=True, secret=True, hid=cards, n=3)
+        st.push(Ask(
+            kind=Kind.PICK_CARD, seat=me, card=card, filter=Filter.PICK, then=Cont.AUTOMATON, may=True,
+            secret=True, ctx={"hid": cards, "n": 3},
+        ))
 
 
 @cont("automaton")
@@ -325,8 +401,10 @@ def _c_automaton(st: State, fr: Frame, c: str | None) -> None:
         st.hands[me].append(c)
         st.moved(c, None, f"h{me}", (me,))
         if fr["n"] > 1 and rest:
-            st.ask("pick-card", me, fr["card"], "pick", "automaton", may=True, secret=True, hid=rest,
-                   n=fr["n"] - 1)
+            st.push(Ask(
+                kind=Kind.PICK_CARD, seat=me, card=fr["card"], filter=Filter.PICK, then=Cont.AUTOMATON,
+                may=True, secret=True, ctx={"hid": rest, "n": fr["n"] - 1},
+            ))
             return
     for o in rest:
         st.wilderness.insert(0, o)
@@ -340,7 +418,10 @@ def _shellfish(st: State, me: int, card: str) -> None:
         del st.wilderness[:4]
         for c in cards:
             st.moved(c, "w", None, (me,))
-        st.ask("pick-card", me, card, "pick", "shellfish", secret=True, hid=cards)
+        st.push(Ask(
+            kind=Kind.PICK_CARD, seat=me, card=card, filter=Filter.PICK, then=Cont.SHELLFISH, secret=True,
+            ctx={"hid": cards},
+        ))
 
 
 @cont("shellfish")
@@ -350,7 +431,10 @@ def _c_shellfish(st: State, fr: Frame, c: str) -> None:
     st.parties[me].append((c, False))
     st.moved(c, None, f"d{me}", (me,))
     if rest:  # with a single card only the face-down placement happens (R11)
-        st.ask("pick-card", me, fr["card"], "pick", "shellfish-hand", secret=True, hid=rest)
+        st.push(Ask(
+            kind=Kind.PICK_CARD, seat=me, card=fr["card"], filter=Filter.PICK, then=Cont.SHELLFISH_HAND,
+            secret=True, ctx={"hid": rest},
+        ))
 
 
 @cont("shellfish-hand")
@@ -369,7 +453,10 @@ def _c_shellfish_hand(st: State, fr: Frame, c: str) -> None:
 
 @ability("possessed-poodle")
 def _poodle(st: State, me: int, card: str) -> None:
-    st.ask("pick-seat", me, card, "seat", "poodle", ps=st.others(me))
+    st.push(Ask(
+        kind=Kind.PICK_SEAT, seat=me, card=card, filter=Filter.SEAT, then=Cont.POODLE,
+        ctx={"ps": st.others(me)},
+    ))
 
 
 @cont("poodle")
@@ -380,7 +467,10 @@ def _c_poodle(st: State, fr: Frame, p: int) -> None:
 
 @ability("oppressed-ocean")
 def _ocean(st: State, me: int, card: str) -> None:
-    st.ask("pick-seat", me, card, "seat", "ocean", ps=everyone(st))
+    st.push(Ask(
+        kind=Kind.PICK_SEAT, seat=me, card=card, filter=Filter.SEAT, then=Cont.OCEAN,
+        ctx={"ps": everyone(st)},
+    ))
 
 
 @cont("ocean")

@@ -22,8 +22,10 @@ from .cards import (
     deck_cards,
 )
 from .fate import FATE_KINDS
-from .frames import KINDS, Decision, Kind
+from .frames import KINDS, Decision, Kind, check_registry
 from .state import CONT, FILTERS, OPS, Cand, IllegalMoveError, State
+
+check_registry(FILTERS, CONT)
 
 PROMPTS: dict[str, str] = {
     "setup": "Choose 1 card to keep face down in your party and 1 to discard",

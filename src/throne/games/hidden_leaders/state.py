@@ -22,7 +22,7 @@ from ..api import Outcome
 from ..randomness import LEGACY_RNG, RNG_VERSION, KeyedRandom, Seed, keyed
 from . import moves as _moves
 from .cards import CARDS, GUARDIAN_CARDS, KEEPER, MARKER_OPTIONS, is_of
-from .frames import KINDS, Ask, Decision, Kind
+from .frames import Ask, Cont, Decision, Filter, FrameError, Kind
 
 CARD_NO: dict[str, int] = {c: i for i, c in enumerate(CARDS)}
 
@@ -245,8 +245,10 @@ class State:
         if not choice:
             self.move_markers(options[0])
             return
-        self.ask("marker", me if chooser is None else chooser, card, "marker", "marker",
-                 opts=[fmt_moves(o) for o in options])
+        self.push(Ask(
+            kind=Kind.MARKER, seat=me if chooser is None else chooser, card=card, filter=Filter.MARKER,
+            then=Cont.MARKER, ctx={"opts": [fmt_moves(o) for o in options]},
+        ))
 
     # ------------------------------------------------------------------ stack
     def push(self, decision: Ask) -> None:
@@ -256,21 +258,13 @@ class State:
 
     def ask(self, kind: str, seat: int, card: str | None, f: str, then: str, may: bool = False,
             secret: bool = False, **ctx: Any) -> None:
-        """``push(Ask(...))`` with positional parts: a decision of ``seat`` whose options ``FILTERS[f]``
-        gives when it reaches the top and whose answer goes to ``CONT[then]`` (the hot path of playouts:
-        the same checks and frame as ``push``, without building an ``Ask``)."""
-        k = KINDS.get(kind)
-        if k is None or f not in FILTERS or then not in CONT:
-            Ask(Kind(kind), seat, card, f, then).check(FILTERS, CONT)
-        fr: Frame = {"op": "ask", "kind": k, "seat": seat, "card": card, "f": f, "then": then}
-        if may:
-            fr["may"] = True
-        if secret:
-            fr["secret"] = True
-        if self.asif:
-            fr["asif"] = True
-        fr.update(ctx)
-        self.stack.append(fr)
+        """Push a decision given by registered names (as a stored frame spells them); the rules push a
+        typed ``Ask``. An unknown kind, filter or continuation raises and pushes nothing."""
+        k = Kind(kind)
+        if f not in FILTERS or then not in CONT:
+            raise FrameError(f"decision {k}: unknown filter {f!r} or continuation {then!r}")
+        self.push(Ask(kind=k, seat=seat, card=card, filter=Filter(f), then=Cont(then), may=may, secret=secret,
+                      ctx=ctx))
 
     def later(self, name: str, **ctx: Any) -> None:
         """Push an automatic step; it runs after everything pushed after it."""

@@ -44,6 +44,7 @@ SPEC = GameSpec(
         Option("mode", MODES, "discovery", help="'discovery': the 3-card market; 'strategist': banishments"),
     ),
     rating="glicko2",
+    seat_names=("south", "north"),
     secret_moves=False,
     perfect_information=True,
     public_move=_public_move,

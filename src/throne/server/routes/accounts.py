@@ -100,12 +100,16 @@ async def register(body: RegisterIn, request: Request, response: Response) -> di
     hub = hub_of(request)
     name = clean_name(body.name, default=body.username)
     hashed = await asyncio.to_thread(hash_password, body.password)  # before the name check: same cost
+    guest = await current_user(request)
     try:
         if body.username.lower() in RESERVED:
             raise UsernameTaken(body.username)
         user = await hub.db(hub.repo.create_user, name, body.username, hashed)
     except UsernameTaken:
         raise ApiError(400, "username_unavailable", UNAVAILABLE) from None
+    if guest is not None and guest.username is None:  # a guest signing up keeps its games and tables
+        await hub.db(hub.repo.adopt_guest, guest.id, user.id)
+        hub.adopted(guest.id, user.id)
     set_session(request, response, user)
     return {"user": user_json(user)}
 

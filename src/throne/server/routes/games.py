@@ -40,6 +40,7 @@ class CreateIn(BaseModel):
     private: bool = False
     name: str | None = Field(default=None, max_length=200)
     time_control: dict[str, Any] | None = None
+    side: SeatNo | None = None
 
 
 class PlayBotIn(BaseModel):
@@ -49,6 +50,7 @@ class PlayBotIn(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict)
     name: str | None = Field(default=None, max_length=200)
     time_control: dict[str, Any] | None = None
+    side: SeatNo | None = None
 
 
 class JoinIn(BaseModel):
@@ -110,6 +112,7 @@ async def create_game(body: CreateIn, request: Request, response: Response) -> d
         body.rated,
         body.private,
         body.time_control,
+        body.side,
     )
     await _table_limits(request, table)
     user = await user_or_guest(request, response, body.name)
@@ -122,13 +125,26 @@ async def create_game(body: CreateIn, request: Request, response: Response) -> d
 async def play_bot(body: PlayBotIn, request: Request, response: Response) -> dict:
     hub = hub_of(request)
     bots = {place: body.bot for place in range(1, body.players)}  # as Hub.play_bot seats them
-    table = NewTable(body.game, body.players, body.options, bots, 0, True, False, False, body.time_control)
+    table = NewTable(
+        body.game, body.players, body.options, bots, 0, True, False, False, body.time_control, body.side
+    )
     await _table_limits(request, table)
     user = await user_or_guest(request, response, body.name)
-    info, token = await hub.play_bot(user, body.game, body.bot, body.players, body.options, body.time_control)
+    info, token = await hub.play_bot(
+        user, body.game, body.bot, body.players, body.options, body.time_control, body.side
+    )
     caps_of(request).created(info.id, client_ip(request))
     summary = hub.summary(info, user.id)
     return {"game": summary, "token": token, "seat": (summary["you"] or {}).get("seat")}
+
+
+@router.get("/games/{game_id}/chat")
+async def game_chat(game_id: GameId, request: Request, invite: str | None = None) -> dict:
+    """The table chat as a replay shows it: the players' channel, and the spectators' once it is over."""
+    info = await _game(request, game_id, invite)
+    hub = hub_of(request)
+    channels = ["players", "spectators"] if info.status == "finished" else ["players"]
+    return {"id": info.id, "messages": await hub.db(hub.repo.chat, game_id, channels, 1000)}
 
 
 @router.get("/games/{game_id}")

@@ -188,6 +188,7 @@ export class HiddenTable {
   play(move) {
     this.legal = [];
     this.events.unmark(); // you acted: the marks of the others' turns go
+    this.markFresh();
     this.send(move);
     this.render();
   }
@@ -202,6 +203,20 @@ export class HiddenTable {
     this.renderDecision();
     this.markPickable();
     this.renderScores();
+    this.markFresh();
+  }
+
+  /** The cards the others' last actions played, moved or turned stay outlined on the table until you act. */
+  markFresh() {
+    const cards = new Set();
+    for (const { ev, fresh } of this.events.entries) {
+      if (!fresh) continue;
+      if (ev.card && ev.type === "play") cards.add(ev.card);
+      for (const c of ev.type === "cards" ? ev.cards || [] : []) cards.add(c);
+    }
+    for (const el of this.root.querySelectorAll("#parties [data-card], #tavern [data-card], #graveyard [data-card]")) {
+      el.classList.toggle("fresh-card", cards.has(el.dataset.card));
+    }
   }
 
   renderTrack() {

@@ -233,6 +233,7 @@ export class EventLog {
       li.className = "ev";
       li.dataset.type = ev.type;
       li.dataset.ply = ev.ply ?? "";
+      li.dataset.seat = ev.seat ?? "";
       if (fresh.has(ev)) li.classList.add("fresh");
       li.append(node);
       items.push(li);

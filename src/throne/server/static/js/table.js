@@ -6,6 +6,7 @@ import { LeadersTable } from "./leaders-table.js";
 import { HiddenTable, setGameData } from "./hidden-table.js";
 import { showError, clearError } from "./common.js";
 import { TableControls } from "./controls.js";
+import { TableChat } from "./chat.js";
 
 const $ = (sel) => document.querySelector(sel);
 const root = $("#table-root");
@@ -20,6 +21,7 @@ let controller = null;
 let ply = -1;
 let history = [];
 let controls = null;
+let chat = null;
 let ratingBefore; // this player's rating in a rated game before it ended (undefined: not asked)
 let ratingShown = false;
 
@@ -171,6 +173,7 @@ function onState(msg) {
   }
   controller.update(msg);
   if (controls) controls.update(msg);
+  if (chat) chat.setSeat(seat, msg.status);
   trackRating(msg);
   root.dataset.ply = String(msg.ply);
   root.dataset.status = msg.status || "";
@@ -198,6 +201,10 @@ function onMessage(msg) {
     onState(msg);
   } else if (msg.type === "rematch" || msg.type === "rematch_pending") {
     if (controls) controls.rematch(msg);
+  } else if (msg.type === "chat_history") {
+    if (chat) chat.history(msg.messages);
+  } else if (msg.type === "chat") {
+    if (chat) chat.add(msg.message);
   } else if (msg.type === "error") {
     showError(t("ui.error.prefix", { reason: msg.message || msg.code }));
     if (controller && controller.view) controller.render();
@@ -253,6 +260,12 @@ async function main() {
       if (!socket.send(message)) showError(t("ui.net.reconnecting"));
     },
     seatName: (i) => seatNames()[i],
+  });
+  chat = new TableChat({
+    send: (message) => {
+      clearError();
+      if (!socket.send(message)) showError(t("ui.net.reconnecting"));
+    },
   });
   api("/api/meta").then((meta) => controls.setAbandonTimeout(meta.abandon_timeout)).catch(() => {});
   connect();
