@@ -7,6 +7,7 @@ import { HiddenTable, setGameData } from "./hidden-table.js";
 import { GenericTable } from "./generic-table.js";
 import { showError, clearError } from "./common.js";
 import { TableControls } from "./controls.js";
+import { TableChat } from "./chat.js";
 
 const $ = (sel) => document.querySelector(sel);
 const root = $("#table-root");
@@ -21,6 +22,7 @@ let controller = null;
 let ply = -1;
 let history = [];
 let controls = null;
+let chat = null;
 let ratingBefore; // this player's rating in a rated game before it ended (undefined: not asked)
 let ratingShown = false;
 
@@ -191,6 +193,7 @@ function onState(msg) {
   }
   controller.update(msg);
   if (controls) controls.update(msg);
+  if (chat) chat.setSeat(seat, msg.status);
   trackRating(msg);
   root.dataset.ply = String(msg.ply);
   root.dataset.status = msg.status || "";
@@ -218,6 +221,10 @@ function onMessage(msg) {
     onState(msg);
   } else if (msg.type === "rematch" || msg.type === "rematch_pending") {
     if (controls) controls.rematch(msg);
+  } else if (msg.type === "chat_history") {
+    if (chat) chat.history(msg.messages);
+  } else if (msg.type === "chat") {
+    if (chat) chat.add(msg.message);
   } else if (msg.type === "error") {
     showError(t("ui.error.prefix", { reason: msg.message || msg.code }));
     if (controller && controller.view) controller.render();
@@ -273,6 +280,12 @@ async function main() {
       if (!socket.send(message)) showError(t("ui.net.reconnecting"));
     },
     seatName: (i) => seatNames()[i],
+  });
+  chat = new TableChat({
+    send: (message) => {
+      clearError();
+      if (!socket.send(message)) showError(t("ui.net.reconnecting"));
+    },
   });
   api("/api/meta").then((meta) => controls.setAbandonTimeout(meta.abandon_timeout)).catch(() => {});
   connect();
