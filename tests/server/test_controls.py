@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 from tests.server.helpers import as_guest, hello, read_until
 from throne.server.app import create_app
 from throne.server.config import Settings
+from throne.server.ratelimit import Limit, RateLimiter
 
 FISCHER = {"kind": "fischer", "minutes": 1, "increment": 2}
 
@@ -346,6 +347,34 @@ def test_a_returning_player_takes_the_seat_back_at_their_next_decision(
     assert [g["taken_over"] for g in client.get(f"/api/players/{other_user}/games").json()["games"]] == [
         False
     ]
+
+
+def test_a_finished_game_is_rematched_once(client: TestClient, fake: FakeTime) -> None:
+    """Asking again after the rematch started must not start another game each time (bots accept at once,
+    so every message would start a new bot game past every cap on games with bots)."""
+    as_guest(client, "Solo")
+    r = client.post("/api/play-bot", json={"game": "leaders", "bot": "random"})
+    game_id, token = r.json()["game"]["id"], r.json()["token"]
+    hub = client.app.state.hub
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        hello(ws, token)
+        ws.send_json({"type": "resign"})
+        while read_until(ws, "state")[0]["status"] != "finished":
+            pass
+        ws.send_json({"type": "rematch"})
+        first = read_until(ws, "rematch")[0]["new_game_id"]
+        live = set(hub.matches)
+        for _ in range(3):
+            ws.send_json({"type": "rematch"})
+            answer = ws.receive_json()
+            while answer["type"] in ("table", "spectators"):
+                answer = ws.receive_json()
+            assert answer["type"] == "error", answer  # not a `rematch` with yet another game
+            assert answer["code"] == "rematch_done" and answer["new_game_id"] == first
+        client.app.state.limiter = RateLimiter({"table:ip": Limit(0, 1)})  # no tables left for this address
+        ws.send_json({"type": "rematch"})
+        assert read_until(ws, "error")[0]["code"] == "rate_limited"  # a rematch counts as making a table
+    assert set(hub.matches) == live
 
 
 def _chat(ws, text: Any) -> None:

@@ -191,9 +191,12 @@ class _Session:
             self.refuse("spectator", f"spectators cannot {kind.replace('_', ' ')}", request=kind)
             return
         try:
+            if kind == "rematch":  # a rematch makes a table: the same rate limit as making one over HTTP
+                ip = self.ws.client.host if self.ws.client else None
+                self.ws.app.state.limiter.hit("table", ip)
             await self.hub.table_control(self.game_id, self.conn.seat, kind, bool(accept))
         except (MoveRefused, ApiError) as exc:
-            self.refuse(exc.code, exc.message, request=kind)
+            self.refuse(exc.code, exc.message, request=kind, **getattr(exc, "extra", {}))
 
     async def chat(self, msg: dict[str, Any]) -> None:
         """{"type": "chat", "text": "…"}: a seat writes in the players' channel, a spectator in the
