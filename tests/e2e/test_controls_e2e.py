@@ -74,3 +74,20 @@ def test_a_draw_offer_accepted_by_the_other_player(contexts: Contexts) -> None:
     for page in (ann, bob):
         expect(page.locator("#result")).to_contain_text("Draw agreed.")
         expect(page.locator("#ctl-draw")).to_be_hidden()
+
+
+def test_chat_is_text_only_and_shown_in_the_replay(contexts: Contexts) -> None:
+    page = contexts.page(lang="ja")
+    play_bot_with_clock(page)
+    markup = "<img src=x onerror=alert(1)> <b>やあ</b>"
+    page.fill("#chat-text", markup)
+    page.click("#chat-send")
+    line = page.locator("#chat-list li .chat-text")
+    expect(line).to_have_text(markup)  # shown as the characters typed, not as markup
+    assert page.locator("#chat-list img, #chat-list b").count() == 0
+    screenshot(page, "controls-chat-ja-desktop")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#ctl-resign")
+    expect(page.locator("#result")).to_have_attribute("data-termination", "resign")
+    page.click("#replay-link")
+    expect(page.locator("#replay-chat-list li .chat-text")).to_have_text(markup)

@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 from tests.server.helpers import as_guest, hello, read_until
 from throne.server.app import create_app
 from throne.server.config import Settings
+from throne.server.ratelimit import Limit, RateLimiter
 
 FISCHER = {"kind": "fischer", "minutes": 1, "increment": 2}
 
@@ -340,3 +341,83 @@ def test_a_returning_player_takes_the_seat_back_at_their_next_decision(
     info = client.portal.call(hub.db, hub.repo.get_game, game_id)
     seat = info.seat(first)
     assert seat.kind == "human" and seat.takeover  # the game keeps the mark: a bot played part of it
+
+
+def test_a_finished_game_is_rematched_once(client: TestClient, fake: FakeTime) -> None:
+    """Asking again after the rematch started must not start another game each time (bots accept at once,
+    so every message would start a new bot game past every cap on games with bots)."""
+    as_guest(client, "Solo")
+    r = client.post("/api/play-bot", json={"game": "leaders", "bot": "random"})
+    game_id, token = r.json()["game"]["id"], r.json()["token"]
+    hub = client.app.state.hub
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        hello(ws, token)
+        ws.send_json({"type": "resign"})
+        while read_until(ws, "state")[0]["status"] != "finished":
+            pass
+        ws.send_json({"type": "rematch"})
+        first = read_until(ws, "rematch")[0]["new_game_id"]
+        live = set(hub.matches)
+        for _ in range(3):
+            ws.send_json({"type": "rematch"})
+            answer = ws.receive_json()
+            while answer["type"] in ("table", "spectators"):
+                answer = ws.receive_json()
+            assert answer["type"] == "error", answer  # not a `rematch` with yet another game
+            assert answer["code"] == "rematch_done" and answer["new_game_id"] == first
+        client.app.state.limiter = RateLimiter({"table:ip": Limit(0, 1)})  # no tables left for this address
+        ws.send_json({"type": "rematch"})
+        assert read_until(ws, "error")[0]["code"] == "rate_limited"  # a rematch counts as making a table
+    assert set(hub.matches) == live
+
+
+def _chat(ws, text: Any) -> None:
+    ws.send_json({"type": "chat", "text": text})
+
+
+def test_chat_channels_escaping_limits_and_replay(client: TestClient, fake: FakeTime) -> None:
+    client.app.state.hub.settings.chat_rate_per_s = 0.0  # a burst of 4, then nothing (no waiting on time)
+    game_id, tokens = table(client, None)
+    as_guest(client, "Watcher")  # the spectator's session: it writes as this guest
+    with (
+        client.websocket_connect(f"/ws/games/{game_id}") as ws0,
+        client.websocket_connect(f"/ws/games/{game_id}") as ws1,
+        client.websocket_connect(f"/ws/games/{game_id}") as watcher,
+    ):
+        for seat, ws in ((0, ws0), (1, ws1)):
+            hello(ws, tokens[seat])
+            assert read_until(ws, "chat_history")[0]["messages"] == []
+        hello(watcher, None, spectate=True)
+        read_until(watcher, "chat_history")
+        markup = '<script>alert("x")</script> & <b>hi</b>'
+        _chat(ws0, f"  {markup}  ")
+        for ws in (ws0, ws1, watcher):
+            got = read_until(ws, "chat")[0]["message"]
+            assert (
+                got["text"] == markup and got["channel"] == "players" and got["seat"] == 0
+            )  # stored as text
+        _chat(watcher, "spectators only")
+        assert read_until(watcher, "chat")[0]["message"]["channel"] == "spectators"
+        for bad in ("", "   ", "x" * 301, 7, "bell\x07"):
+            _chat(ws1, bad)
+            assert read_until(ws1, "error")[0]["code"] == "bad_chat"
+        _chat(ws1, "x" * 300)
+        assert read_until(ws0, "chat")[0]["message"]["text"] == "x" * 300  # the spectators' line never came
+        for n in range(3):  # seat 1 has written once: three more use up its burst of four
+            _chat(ws1, f"burst {n}")
+        codes = []
+        for _ in range(4):
+            _chat(ws1, "one too many")
+        for _ in range(20):
+            msg = ws1.receive_json()
+            if msg["type"] == "error":
+                codes.append(msg["code"])
+            if len(codes) == 4:
+                break
+        assert codes == ["chat_rate_limited"] * 4
+        r = client.get(f"/api/games/{game_id}/chat").json()
+        assert [m["channel"] for m in r["messages"]] == ["players"] * 5  # live: the players' channel only
+        ws0.send_json({"type": "resign"})
+        read_until(ws0, "state", 0)
+    r = client.get(f"/api/games/{game_id}/chat").json()
+    assert [m["text"] for m in r["messages"]][:2] == [markup, "spectators only"]

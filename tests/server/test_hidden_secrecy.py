@@ -106,7 +106,7 @@ def test_no_message_reveals_a_hidden_card(client: TestClient, modules: list[str]
         assert states[-1]["ply"] == len(record["moves"])
         for message in messages:
             if message["type"] != "state":
-                assert message["type"] in {"welcome", "table", "spectators"}
+                assert message["type"] in {"welcome", "table", "spectators", "chat_history"}
                 assert not _tokens(message) & _secrets(plies[0][2], plies[0][1], None)
                 continue
             mine, public, full = plies[message["ply"]]

@@ -28,6 +28,9 @@ class Settings:
     # Seconds between two stored checkpoints of a running clock: a crash (kill -9) loses at most this much
     # of the running seat's spent time, in its favour; a clean shutdown stores the clocks exactly.
     clock_checkpoint: float = field(default_factory=lambda: _env_float("THRONE_CLOCK_CHECKPOINT", 5.0))
+    # Table chat: messages per second per connection (token bucket) and the burst allowed.
+    chat_rate_per_s: float = 0.5
+    chat_burst: int = 4
     # The clocks' time in milliseconds (None: the wall clock); tests pass a fake one.
     time_source: Callable[[], int] | None = None
     max_body_bytes: int = 64 * 1024

@@ -37,6 +37,7 @@ from throne.store.models import User
 from throne.store.repo import Conflict, GameInfo, Repo, SeatSpec, StoreUnavailable, is_read
 
 log = logging.getLogger(__name__)
+REMEMBERED_REMATCHES = 20_000  # finished games whose rematch is remembered (the oldest are forgotten first)
 T = TypeVar("T")
 _rng = secrets.SystemRandom()
 CACHE_SIZE = 16  # replays kept (each up to a few MB of views)
@@ -83,6 +84,8 @@ class Hub:
         self._lock = asyncio.Lock()
         self.chooser: Callable[..., Any] | None = None  # replaced in tests; default: throne.ai
         self.rematches: dict[int, set[int]] = {}  # finished game -> seats that asked for a rematch
+        # finished game -> its rematch (0 while it is being made): one rematch per game, however often asked
+        self.rematched: OrderedDict[int, int] = OrderedDict()
         # open table -> {table place: engine seat} chosen at creation; kept in memory (a restart forgets the
         # choice of a table still waiting for players, which then seats everybody at random)
         self.sides: dict[int, dict[int, int]] = {}
@@ -492,6 +495,7 @@ class Hub:
         return {
             "id": info.id,
             "game": info.game,
+            "renderer": kind_of(info.game).spec.renderer,
             "status": info.status,
             "players": info.players,
             "options": info.options,
@@ -665,6 +669,10 @@ class Hub:
         mine = info.seat(seat)
         if mine is None or mine.kind != "human":
             raise MoveRefused("not_your_seat", f"seat {seat} is played by a bot")
+        if game_id in self.rematched:
+            raise MoveRefused(
+                "rematch_done", "this game was already played again", new_game_id=self.rematched[game_id]
+            )
         asked = self.rematches.setdefault(game_id, set())
         if seat in asked:
             raise MoveRefused("rematch_pending", "you already asked for a rematch")
@@ -676,6 +684,19 @@ class Hub:
                 conn.send(message)
             return
         del self.rematches[game_id]
+        self.rematched[game_id] = 0  # before any await: a second ask meanwhile is refused, not made again
+        while len(self.rematched) > REMEMBERED_REMATCHES:
+            self.rematched.popitem(last=False)
+        try:
+            new = await self._start_rematch(info, mine.user_id)
+        except BaseException:
+            self.rematched.pop(game_id, None)
+            raise
+        self.rematched[game_id] = new.id
+
+    async def _start_rematch(self, info: GameInfo, creator_id: int | None) -> GameInfo:
+        """Makes and starts the rematch of `info` and tells its room; returns the new game."""
+        game_id = info.id
         n = info.players
         tokens: dict[int, str] = {}
         specs = []
@@ -699,7 +720,7 @@ class Hub:
             rated=info.rated,
             private=info.private,
             invite=secrets.token_urlsafe(12) if info.private else None,
-            creator_id=mine.user_id,
+            creator_id=creator_id,
             seats=specs,
             clock=clock,
         )
@@ -711,6 +732,7 @@ class Hub:
             if new.private and conn.seat in tokens:
                 message["invite"] = new.invite
             conn.send(message)
+        return new
 
     async def table_control(self, game_id: int, seat: int, action: str, accept: bool = False) -> None:
         """A seat resigns, offers a draw or answers one; raises MoveRefused or ApiError."""

@@ -32,9 +32,9 @@ log = logging.getLogger(__name__)
 class MoveRefused(ValueError):
     """A move the owner did not apply; `code` is the protocol error code."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, **extra: Any) -> None:
         super().__init__(message)
-        self.code, self.message = code, message
+        self.code, self.message, self.extra = code, message, extra
 
 
 @dataclass

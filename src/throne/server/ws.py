@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from throne.server import validate
+from throne.server import chat, validate
 from throne.server.auth import session_user
 from throne.server.caps import Caps
 from throne.server.conn import Conn
@@ -57,6 +57,8 @@ class _Session:
         self.bucket = _Bucket(settings.ws_rate_per_s, settings.ws_burst)
         self.refused = 0
         self.greeted = False
+        self.chat_bucket = chat.ChatBucket(settings.chat_rate_per_s, settings.chat_burst)
+        self.chat_as: tuple[int | None, str] | None = None  # (user id, name) this connection writes as
 
     def refuse(self, code: str, message: str, **extra: Any) -> None:
         self.refused += 1
@@ -82,10 +84,13 @@ class _Session:
             await self.move(msg)
         elif kind in CONTROLS:
             await self.control(kind, msg)
+        elif kind == "chat":
+            await self.chat(msg)
         else:
             self.refuse(
                 "bad_message",
-                f"unknown message type {kind[:32]!r}; expected hello, move, ping, {', '.join(CONTROLS)}",
+                f"unknown message type {kind[:32]!r}; expected hello, move, ping, chat, "
+                + ", ".join(CONTROLS),
             )
 
     async def hello(self, msg: dict[str, Any]) -> None:
@@ -144,6 +149,19 @@ class _Session:
         )
         if occupant is not None:  # a seat's presence changed; spectators only change a count
             hub.broadcast_table(info)
+        if occupant is not None:
+            seat_row = next(s for s in info.seats if s.id == occupant)
+            self.chat_as = (seat_row.user_id, seat_row.name)
+        else:
+            viewer = None
+            if self._same_origin():
+                viewer = await session_user(hub, self.ws.app.state.signer, self.ws.cookies.get(COOKIE))
+            self.chat_as = None if viewer is None else (viewer.id, viewer.name)
+        match = hub.matches.get(info.id)
+        status = ("finished" if match.over else "live") if match is not None else info.status
+        if status in ("live", "finished"):  # before the state: a page draws the chat with the position
+            messages = await chat.history(hub, info.id, status, self.conn.seat is not None)
+            self.conn.send({"type": "chat_history", "game_id": info.id, "messages": messages})
         state = await hub.current_state(info.id, self.conn.seat, self.conn)
         if state is not None:
             self.conn.send(state)
@@ -173,9 +191,29 @@ class _Session:
             self.refuse("spectator", f"spectators cannot {kind.replace('_', ' ')}", request=kind)
             return
         try:
+            if kind == "rematch":  # a rematch makes a table: the same rate limit as making one over HTTP
+                ip = self.ws.client.host if self.ws.client else None
+                self.ws.app.state.limiter.hit("table", ip)
             await self.hub.table_control(self.game_id, self.conn.seat, kind, bool(accept))
         except (MoveRefused, ApiError) as exc:
-            self.refuse(exc.code, exc.message, request=kind)
+            self.refuse(exc.code, exc.message, request=kind, **getattr(exc, "extra", {}))
+
+    async def chat(self, msg: dict[str, Any]) -> None:
+        """{"type": "chat", "text": "…"}: a seat writes in the players' channel, a spectator in the
+        spectators' (as its session's user, on this site's own pages only)."""
+        if not self.greeted:
+            self.refuse("need_hello", "send hello first", request="chat")
+            return
+        if self.chat_as is None:
+            self.refuse("login_needed", "spectators chat with a guest or registered account", request="chat")
+            return
+        try:
+            text = chat.clean(msg.get("text"))
+            if not self.chat_bucket.take():
+                raise MoveRefused("chat_rate_limited", "too many chat messages; wait a few seconds")
+            await chat.post(self.hub, self.conn, self.chat_as[0], self.chat_as[1], text)
+        except (MoveRefused, ApiError) as exc:
+            self.refuse(exc.code, exc.message, request="chat")
 
     async def move(self, msg: dict[str, Any]) -> None:
         if not self.greeted:

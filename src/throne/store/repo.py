@@ -16,7 +16,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from throne.store.db import Database
-from throne.store.models import Game, Move, Rating, Seat, User, utcnow
+from throne.store.models import Chat, Game, Move, Rating, Seat, User, utcnow
 
 
 class StoreError(ValueError):
@@ -167,6 +167,20 @@ def _info(session: Session, game: Game) -> GameInfo:
         game.secret,
         game.clock,
     )
+
+
+def _chat_json(row: Chat) -> dict[str, Any]:
+    at = as_utc(row.created_at)
+    return {
+        "id": row.id,
+        "channel": row.channel,
+        "seat": row.seat,
+        "user_id": row.user_id,
+        "name": row.name,
+        "ply": row.ply,
+        "text": row.text,
+        "at": at.isoformat().replace("+00:00", "Z") if at else None,
+    }
 
 
 RateHook = Callable[[Session, GameInfo], None]
@@ -486,6 +500,44 @@ class Repo:
             if rate is not None:
                 s.flush()
                 rate(s, _info(s, s.get(Game, game_id)))
+
+    def add_chat(
+        self,
+        game_id: int,
+        user_id: int | None,
+        seat: int | None,
+        name: str,
+        channel: str,
+        ply: int,
+        text: str,
+    ) -> dict[str, Any]:
+        """Stores one chat message; returns it as the protocol sends it."""
+        with self.db.sessions.begin() as s:
+            row = Chat(
+                game_id=game_id,
+                user_id=user_id,
+                seat=seat,
+                name=name,
+                channel=channel,
+                ply=ply,
+                text=text,
+                created_at=utcnow(),
+            )
+            s.add(row)
+            s.flush()
+            return _chat_json(row)
+
+    @reads
+    def chat(self, game_id: int, channels: Sequence[str], limit: int = 200) -> list[dict[str, Any]]:
+        """The last `limit` messages of these channels of a game, oldest first."""
+        with self.db.sessions() as s:
+            rows = s.scalars(
+                select(Chat)
+                .where(Chat.game_id == game_id, Chat.channel.in_(list(channels)))
+                .order_by(Chat.id.desc())
+                .limit(limit)
+            ).all()
+            return [_chat_json(r) for r in reversed(rows)]
 
     @reads
     def moves(self, game_id: int) -> list[tuple[int, str]]:

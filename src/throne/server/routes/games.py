@@ -138,6 +138,15 @@ async def play_bot(body: PlayBotIn, request: Request, response: Response) -> dic
     return {"game": summary, "token": token, "seat": (summary["you"] or {}).get("seat")}
 
 
+@router.get("/games/{game_id}/chat")
+async def game_chat(game_id: GameId, request: Request, invite: str | None = None) -> dict:
+    """The table chat as a replay shows it: the players' channel, and the spectators' once it is over."""
+    info = await _game(request, game_id, invite)
+    hub = hub_of(request)
+    channels = ["players", "spectators"] if info.status == "finished" else ["players"]
+    return {"id": info.id, "messages": await hub.db(hub.repo.chat, game_id, channels, 1000)}
+
+
 @router.get("/games/{game_id}")
 async def get_game(game_id: GameId, request: Request, invite: str | None = None) -> dict:
     info = await _game(request, game_id, invite)

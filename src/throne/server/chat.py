@@ -1,0 +1,76 @@
+"""Table chat: two channels per game, stored with it. Players write in "players" (everyone at the table reads
+it); spectators write in "spectators", which players cannot read while the game is live (spectators cannot
+message players during a game); once it is over everyone reads both. Text is plain text: clients render it as
+text, never as markup. Nothing a seat writes reaches the engine."""
+
+from __future__ import annotations
+
+import time
+import unicodedata
+from typing import TYPE_CHECKING, Any
+
+from throne.server.match import MoveRefused
+
+if TYPE_CHECKING:
+    from throne.server.conn import Conn
+    from throne.server.lobby import Hub
+
+MAX_CHARS = 300
+HISTORY = 200
+
+
+class ChatBucket:
+    """Token bucket per connection (an explicit `now` keeps it testable)."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, float(burst)
+        self.tokens, self.at = float(burst), time.monotonic()
+
+    def take(self, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
+def clean(text: Any) -> str:
+    """The text to store, or MoveRefused `bad_chat` (not a string, empty, too long, control characters)."""
+    if not isinstance(text, str):
+        raise MoveRefused("bad_chat", "chat text is a string")
+    text = text.strip()
+    if not text or len(text) > MAX_CHARS:
+        raise MoveRefused("bad_chat", f"chat text has 1 to {MAX_CHARS} characters")
+    if any(unicodedata.category(c) in ("Cc", "Cs") for c in text):
+        raise MoveRefused("bad_chat", "chat text has no control characters")
+    return text
+
+
+def readable(status: str, seated: bool) -> tuple[str, ...]:
+    """The channels a connection may read."""
+    if seated and status == "live":
+        return ("players",)
+    return ("players", "spectators")
+
+
+async def post(hub: Hub, conn: Conn, user_id: int | None, name: str, text: Any) -> None:
+    """Stores a message and sends it to every connection allowed to read its channel."""
+    body = clean(text)
+    match = hub.matches.get(conn.game_id)
+    info = match.info if match is not None else await hub.db(hub.repo.get_game, conn.game_id)
+    status = "live" if match is not None and not match.over else info.status
+    if status not in ("live", "finished"):
+        raise MoveRefused("not_live", "the table chat opens when the game starts")
+    channel = "players" if conn.seat is not None else "spectators"
+    ply = match.ply if match is not None else info.ply
+    message = await hub.db(hub.repo.add_chat, conn.game_id, user_id, conn.seat, name, channel, ply, body)
+    out = {"type": "chat", "game_id": conn.game_id, "message": message}
+    for other in list(hub.rooms.get(conn.game_id, ())):
+        if channel in readable(status, other.seat is not None):
+            other.send(out)
+
+
+async def history(hub: Hub, game_id: int, status: str, seated: bool) -> list[dict[str, Any]]:
+    return await hub.db(hub.repo.chat, game_id, readable(status, seated), HISTORY)
