@@ -3,6 +3,7 @@ registry and plays through the command line, the bots and the server, with no ot
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +15,7 @@ from typer.testing import CliRunner
 from throne import ai, games
 from throne.cli import app
 from throne.games import GameSpec
+from throne.games.api import RENDERERS, GameError
 from throne.server.app import create_app
 from throne.server.config import Settings
 
@@ -61,14 +63,20 @@ def test_bots_choose_moves_of_the_new_game_in_worker_processes(toy: GameSpec) ->
 def test_the_server_deals_and_plays_the_new_game(toy: GameSpec, tmp_path: Path) -> None:
     settings = Settings(data_dir=tmp_path, secret_key="test-secret", abandon_timeout=3600.0, bot_timeout=30.0)
     with TestClient(create_app(settings)) as client:
-        meta = client.get("/api/meta").json()["games"]["sum-duel"]
+        every = client.get("/api/meta").json()["games"]
+        meta = every["sum-duel"]
         assert meta["players"] == [2, 3, 4] and meta["options"][0]["name"] == "hand"
-        assert meta["bots"] == ["random", "easy"]
+        assert meta["bots"] == ["random", "easy"] and meta["renderer"] == "generic"
+        assert {every[g]["renderer"] for g in ("leaders", "hidden-leaders")} <= set(RENDERERS) - {"generic"}
         r = client.post(
             "/api/play-bot", json={"game": "sum-duel", "players": 2, "bot": "easy", "options": {"hand": "2"}}
         )
         assert r.status_code == 201, r.text
         game_id, token = r.json()["game"]["id"], r.json()["token"]
+        assert r.json()["game"]["renderer"] == "generic"
+        assert client.get(f"/api/games/{game_id}").json()["game"]["renderer"] == "generic"
+        page = client.get(f"/games/{game_id}").text
+        assert 'id="generic-ui"' in page and 'id="generic-moves"' in page
         with client.websocket_connect(f"/ws/games/{game_id}") as ws:
             hello(ws, token)
             while True:
@@ -82,3 +90,13 @@ def test_the_server_deals_and_plays_the_new_game(toy: GameSpec, tmp_path: Path) 
         assert replay["total"] == 5 and replay["steps"][-1]["move"].startswith("play ")
         bad = {"game": "sum-duel", "bot": "easy", "options": {"hand": "9"}}
         assert client.post("/api/play-bot", json=bad).status_code == 400
+
+
+def test_a_spec_names_a_known_web_renderer_and_the_pages_never_branch_on_a_game_id() -> None:
+    assert toy_game.SPEC.renderer == "generic"
+    with pytest.raises(GameError, match="unknown web renderer"):
+        dataclasses.replace(toy_game.SPEC, renderer="sum-duel-board")
+    static = Path(create_app.__code__.co_filename).parent / "static" / "js"
+    for name in ("table.js", "generic-table.js"):
+        text = (static / name).read_text()
+        assert not any(f'"{g}"' in text for g in games.ids()), name

@@ -7,6 +7,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 import uvicorn
@@ -25,6 +26,27 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+@contextmanager
+def serve(settings: Settings) -> Iterator[str]:
+    """A Throne server on a free port in a thread of this process (games registered here are served)."""
+    app = create_app(settings)
+    port = _free_port()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws_ping_interval=None)
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not srv.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the Throne server did not start")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        srv.should_exit = True
+        thread.join(timeout=15)
+
+
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     data = tmp_path_factory.mktemp("throne-data")
@@ -41,20 +63,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         max_bot_games_per_ip=many,
         max_sockets_per_ip=many,
     )
-    app = create_app(settings)
-    port = _free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws_ping_interval=None)
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not srv.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("the Throne server did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=15)
+    with serve(settings) as base:
+        yield base
 
 
 @pytest.fixture(scope="session")

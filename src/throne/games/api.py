@@ -155,6 +155,10 @@ class Option:
         }
 
 
+RENDERERS = ("generic", "leaders-table", "hidden-table")
+"""The table renderers of the web client (static/js: generic-table.js, leaders-table.js, hidden-table.js)."""
+
+
 def _no_check(players: int, options: dict[str, Any]) -> None:
     return None
 
@@ -182,6 +186,9 @@ class GameSpec:
       did, as JSON-safe events that `seat` may see (None: a spectator; `reveal`: every secret, for replays
       of finished games); see each engine's `events` module. Without it a game has no events.
     - `fast_path` names the engine module bots and RL adapters may use for speed (documented there).
+    - `renderer` names the web client's table renderer (one of `RENDERERS`; the pages pass it to the
+      scripts, which never branch on the game id): "generic" shows the seat's view as data, the legal
+      moves as buttons and the move list, which any game can use.
     """
 
     id: str
@@ -208,12 +215,15 @@ class GameSpec:
     names: Mapping[str, str] = field(default_factory=dict)
     notation: str = ""
     move_grammar: Callable[[], list[dict[str, str]]] | None = None
+    renderer: str = "generic"
     # Names of the engine seats a player may choose at table creation (seat 0 first); empty: numbered seats.
     seat_names: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.players:
             raise GameError(f"{self.id}: a game needs at least one player count")
+        if self.renderer not in RENDERERS:
+            raise GameError(f"{self.id}: unknown web renderer {self.renderer!r} (choose {RENDERERS})")
         if self.default_players is not None and self.default_players not in self.players:
             raise GameError(f"{self.id}: default_players {self.default_players} is not in {self.players}")
         if self.rating not in RATING_SYSTEMS:
@@ -333,6 +343,7 @@ class GameSpec:
             "perfect_information": self.perfect_information,
             "notation": self.notation,
             "move_grammar": self.move_grammar() if self.move_grammar is not None else None,
+            "renderer": self.renderer,
             "seat_names": list(self.seat_names),
         }
 
@@ -343,6 +354,7 @@ def _record_of(state: Any) -> Any:
 
 __all__ = [
     "RATING_SYSTEMS",
+    "RENDERERS",
     "GameError",
     "GameSpec",
     "Option",

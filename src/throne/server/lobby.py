@@ -504,6 +504,7 @@ class Hub:
         return {
             "id": info.id,
             "game": info.game,
+            "renderer": kind_of(info.game).spec.renderer,
             "status": info.status,
             "players": info.players,
             "options": info.options,

@@ -45,6 +45,7 @@ def _public_move(state: State) -> str | None:
 SPEC = GameSpec(
     id="hidden-leaders",
     name="Hidden Leaders",
+    renderer="hidden-table",
     players=(2, 3, 4, 5, 6),
     default_players=4,
     new_game=_new,

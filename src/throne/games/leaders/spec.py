@@ -36,6 +36,7 @@ def _public_move(state: State) -> str | None:
 SPEC = GameSpec(
     id="leaders",
     name="Leaders",
+    renderer="leaders-table",
     players=(2,),
     new_game=_new,
     from_record=record_to_state,

@@ -1,9 +1,10 @@
 // A game page: finds this browser's seat (token), opens the game socket, and hands every state to the
-// Leaders or Hidden Leaders table. Waiting tables show their seats and a join button.
+// table renderer the game's spec names (summary.renderer). Waiting tables show their seats and a join button.
 import { loadCatalog, t, botName } from "./i18n.js";
 import { GameSocket, api, savedToken, saveToken } from "./net.js";
 import { LeadersTable } from "./leaders-table.js";
 import { HiddenTable, setGameData } from "./hidden-table.js";
+import { GenericTable } from "./generic-table.js";
 import { showError, clearError } from "./common.js";
 import { TableControls } from "./controls.js";
 import { TableChat } from "./chat.js";
@@ -25,6 +26,28 @@ let chat = null;
 let ratingBefore; // this player's rating in a rated game before it ended (undefined: not asked)
 let ratingShown = false;
 
+/** The renderers a spec may name: the panel each shows, how it is made, how its move history fills. */
+const RENDERERS = {
+  "leaders-table": {
+    ui: "#leaders-ui",
+    make: () => new LeadersTable(root, { send, seat, seatName: (i) => seatNames()[i] }),
+    seatLabel: (i) => t(i === 0 ? "ui.leaders.south" : "ui.leaders.north"),
+    notation: true,
+  },
+  "hidden-table": {
+    ui: "#hidden-ui",
+    make: () => {
+      setGameData(JSON.parse($("#hl-data").textContent));
+      return new HiddenTable(root, { send, seat, names: seatNames() });
+    },
+  },
+  generic: { ui: "#generic-ui", make: () => new GenericTable(root, { send, seat, names: seatNames() }) },
+};
+
+function renderer() {
+  return RENDERERS[summary && summary.renderer] || RENDERERS.generic;
+}
+
 function seatNames() {
   return (summary ? summary.seats : []).map((s) => {
     if (s.kind === "open") return t("ui.lobby.open_seat");
@@ -42,7 +65,8 @@ function renderSeats() {
     const li = document.createElement("li");
     li.dataset.seat = i;
     let text = t("ui.table.seat_name", { name, seat: i });
-    if (summary.game === "leaders" && summary.status !== "open") text += ` — ${t(i === 0 ? "ui.leaders.south" : "ui.leaders.north")}`;
+    const label = renderer().seatLabel;
+    if (label && summary.status !== "open") text += ` — ${label(i)}`;
     if (i === seat) text += ` (${t("ui.table.you")})`;
     li.textContent = text;
     if (summary.to_play === i) li.classList.add("to-play");
@@ -68,14 +92,10 @@ function send(move) {
 
 function ensureController() {
   if (controller || !summary) return;
-  if (summary.game === "leaders") {
-    $("#leaders-ui").hidden = false;
-    controller = new LeadersTable(root, { send, seat, seatName: (i) => seatNames()[i] });
-  } else {
-    setGameData(JSON.parse($("#hl-data").textContent));
-    $("#hidden-ui").hidden = false;
-    controller = new HiddenTable(root, { send, seat, names: seatNames() });
-  }
+  const kind = renderer();
+  $(kind.ui).hidden = false;
+  root.dataset.renderer = summary.renderer || "generic";
+  controller = kind.make();
 }
 
 /** The narrated log of every move so far (from the replay's public events). */
@@ -91,7 +111,7 @@ async function refreshEvents(msg) {
 
 async function refreshHistory(msg) {
   refreshEvents(msg);
-  if (summary.game === "leaders") {
+  if (renderer().notation) {
     try {
       const record = await api(`/api/games/${gameId}/record${invite ? `?invite=${encodeURIComponent(invite)}` : ""}`);
       history = record.moves || [];
@@ -179,7 +199,7 @@ function onState(msg) {
   root.dataset.status = msg.status || "";
   const last = msg.view && msg.view.last_move !== undefined && msg.view.last_move !== null ? msg.view.last_move : msg.last_move;
   if (previous >= 0 && msg.ply === previous + 1 && last) {
-    if (summary.game === "leaders") controller.pushMove(typeof last === "string" ? last : last.move);
+    if (renderer().notation) controller.pushMove(typeof last === "string" ? last : last.move);
     else if (!(msg.events && msg.events.length)) controller.pushLog(typeof last === "string" ? { seat: msg.last_move ? msg.last_move.seat : null, move: last } : last);
   } else if (msg.ply !== previous) {
     refreshHistory(msg);

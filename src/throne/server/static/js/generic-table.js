@@ -1,0 +1,122 @@
+// The table of any game without a renderer of its own (GameSpec.renderer "generic"): the seat's view as
+// readable data, the legal moves as buttons, the moves played so far, and the result.
+import { t } from "./i18n.js";
+
+const $ = (sel, root) => root.querySelector(sel);
+
+function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children) if (child !== null && child !== undefined) node.append(child);
+  return node;
+}
+
+function seatLabel(names, seat) {
+  return names[seat] ?? String(seat);
+}
+
+/** A JSON value as nested lists: objects as "key: value" items, arrays as numbered items. */
+export function dataEl(value) {
+  if (value === null || typeof value !== "object") return h("span", { class: "data-value", text: JSON.stringify(value) });
+  const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
+  if (!entries.length) return h("span", { class: "data-value", text: Array.isArray(value) ? "[]" : "{}" });
+  return h(
+    Array.isArray(value) ? "ol" : "ul",
+    { class: "data-tree" },
+    ...entries.map(([k, v]) => h("li", { "data-key": k }, h("span", { class: "data-key", text: `${k}: ` }), dataEl(v))),
+  );
+}
+
+export class GenericTable {
+  constructor(root, { send, seat, names }) {
+    this.root = root;
+    this.send = send;
+    this.seat = seat;
+    this.names = names || [];
+    this.view = null;
+    this.legal = [];
+    this.yourTurn = false;
+    this.status = "";
+    this.result = null;
+    this.toPlay = null;
+    this.mover = null;
+    this.log = [];
+  }
+
+  setSeat(seat) {
+    this.seat = seat;
+    if (this.view) this.render();
+  }
+
+  setNames(names) {
+    this.names = names;
+    if (this.view) this.render();
+  }
+
+  update(msg) {
+    this.view = msg.view ?? null;
+    this.legal = msg.legal_moves || [];
+    this.yourTurn = Boolean(msg.your_turn);
+    this.status = msg.status || "";
+    this.result = msg.result || null;
+    this.mover = this.toPlay; // who played the move this state follows (a live move names no seat)
+    this.toPlay = msg.to_play ?? null;
+    this.render();
+  }
+
+  setLog(entries) {
+    this.log = entries.slice();
+    this.renderLog();
+  }
+
+  pushLog(entry) {
+    this.log.push(entry.seat === null || entry.seat === undefined ? { ...entry, seat: this.mover } : entry);
+    this.renderLog();
+  }
+
+  play(move) {
+    this.legal = [];
+    this.send(move);
+    this.render();
+  }
+
+  render() {
+    $("#generic-view", this.root).replaceChildren(dataEl(this.view));
+    const buttons = this.yourTurn ? this.legal : [];
+    $("#generic-moves", this.root).replaceChildren(
+      ...buttons.map((move) => {
+        return h("button", { type: "button", class: "secondary", "data-move": move, text: move, onclick: () => this.play(move) });
+      }),
+    );
+    const turn = $("#turn-banner", this.root);
+    if (turn) {
+      if (this.status === "finished") turn.textContent = t("ui.table.game_over");
+      else if (this.yourTurn) turn.textContent = t("ui.table.your_turn");
+      else if (this.toPlay !== null) turn.textContent = t("ui.table.waiting_for", { name: seatLabel(this.names, this.toPlay) });
+      else turn.textContent = "";
+    }
+    this.renderResult();
+  }
+
+  renderResult() {
+    const banner = $("#result", this.root);
+    if (!banner || this.status !== "finished" || !this.result) return;
+    const winners = this.result.winners || (this.result.winner !== null && this.result.winner !== undefined ? [this.result.winner] : []);
+    banner.hidden = false;
+    if (!winners.length) banner.textContent = t("ui.table.no_winner");
+    else if (winners.includes(this.seat)) banner.textContent = t("ui.table.you_won");
+    else banner.textContent = winners.map((w) => t("ui.table.winner", { name: seatLabel(this.names, w) })).join(" ");
+  }
+
+  renderLog() {
+    const list = $("#generic-log", this.root);
+    const who = (seat) => (seat === null || seat === undefined ? "" : `${seatLabel(this.names, seat)}: `);
+    list.replaceChildren(...this.log.map((entry) => h("li", { text: `${who(entry.seat)}${entry.move}` })));
+  }
+}

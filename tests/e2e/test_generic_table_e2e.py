@@ -1,0 +1,69 @@
+"""A game with no renderer of its own (the toy Sum Duel, GameSpec.renderer "generic") plays by clicks on its
+table page: the seat's view shown as data, the legal moves as buttons, the moves listed, the result shown."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from tests.e2e.conftest import serve
+from tests.e2e.helpers import Contexts, screenshot
+from tests.games import toy_game
+from throne import games
+from throne.server.config import Settings
+
+
+@pytest.fixture(scope="module")
+def toy_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    games.register(toy_game.SPEC)
+    try:
+        settings = Settings(data_dir=Path(tmp_path_factory.mktemp("toy-data")), abandon_timeout=3600,
+                            bot_timeout=5.0, rate_limits={})
+        with serve(settings) as base:
+            yield base
+    finally:
+        games.unregister(toy_game.GAME)
+
+
+def test_a_generic_game_plays_by_clicks_against_a_bot(browser: Browser, toy_server: str) -> None:
+    contexts = Contexts(browser, toy_server)
+    try:
+        page = contexts.page()
+        page.goto("/")
+        page.click("#play-bot-sum-duel")
+        page.wait_for_url(re.compile(r"/games/\d+$"))
+        expect(page.locator("#generic-ui")).to_be_visible()
+        expect(page.locator("#table-root")).to_have_attribute("data-renderer", "generic")
+        expect(page.locator("#leaders-ui")).to_be_hidden()
+        expect(page.locator("#hidden-ui")).to_be_hidden()
+        clicks = 0
+        for _ in range(40):
+            if page.locator("#table-root").get_attribute("data-status") == "finished":
+                break
+            button = page.locator("#generic-moves button").first
+            try:
+                button.wait_for(timeout=5_000)
+            except Exception:  # the bot's turn or the end: look again
+                continue
+            expect(page.locator("#generic-view [data-key]").first).to_be_visible()
+            move = button.get_attribute("data-move")
+            assert move and move.startswith("play ")
+            button.click()
+            clicks += 1
+            expect(page.locator("#generic-log")).to_contain_text(move)
+        expect(page.locator("#table-root")).to_have_attribute("data-status", "finished")
+        assert clicks >= 1
+        expect(page.locator("#result")).to_be_visible()
+        expect(page.locator("#generic-moves button")).to_have_count(0)
+        expect(page.locator("#generic-view")).to_contain_text("played")
+        entries = page.locator("#generic-log li").all_inner_texts()
+        assert len(entries) == 6 and all(re.fullmatch(r"\S.*: play \d", e) for e in entries), entries
+        assert "undefined" not in " ".join(entries)
+        screenshot(page, "generic-table")
+        assert contexts.errors == [], contexts.errors
+    finally:
+        contexts.close()
