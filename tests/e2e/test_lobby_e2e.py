@@ -95,4 +95,10 @@ def test_persian_digits_and_screenshots(contexts: Contexts) -> None:
                 expect(page.locator("#quick-side-hidden-leaders option").nth(1)).to_have_text(
                     re.compile("[۰-۹]")
                 )
+            if lang == "ja" and viewport is None:  # the default guest name and the modules, translated
+                expect(page.locator("#live-tables")).to_contain_text("ゲスト")
+                page.select_option("#create-game", "hidden-leaders")
+                modules = page.locator('#game-options fieldset[data-option="modules"]')
+                expect(modules).to_contain_text("基本セット")
+                page.select_option("#create-game", "leaders")
             screenshot(page, f"lobby-{lang}-{width}")

@@ -245,7 +245,7 @@ async function create(event) {
 function seatNode(s) {
   if (s.kind === "open") return document.createTextNode(t("ui.lobby.open_seat"));
   if (s.kind === "bot") return document.createTextNode(t("ui.lobby.bot", { level: botName(s.bot || s.name) }));
-  return bdi(s.name === "Guest" ? t("ui.lobby.guest") : s.name);
+  return bdi(s.name === "Guest" && !s.registered ? t("ui.lobby.guest") : s.name); // the default guest name
 }
 
 /** The seats as a list in the page's language, each person's name isolated. */
