@@ -44,6 +44,7 @@ def test_sign_up_log_in_history_and_leaderboards(contexts: Contexts) -> None:
 
     # A game played while logged in shows up in the history.
     page.goto("/")
+    page.click("#quick-advanced > summary")
     page.select_option("#quick-level", "random")
     page.click("#play-bot-leaders")
     page.wait_for_url(re.compile(r"/games/\d+$"))
@@ -68,6 +69,7 @@ def test_guest_name(contexts: Contexts) -> None:
 def test_leaders_board_by_keyboard(contexts: Contexts) -> None:
     page = contexts.page()
     page.goto("/")
+    page.click("#quick-advanced > summary")
     page.select_option("#quick-level", "random")
     page.click("#play-bot-leaders")
     page.wait_for_url(re.compile(r"/games/\d+$"))

@@ -17,6 +17,7 @@ MAX_DECISIONS = 400
 
 def start_hidden_vs_bots(page: Page) -> None:
     page.goto("/")
+    page.click("#quick-advanced > summary")
     page.select_option("#quick-level", "random")
     page.click("#play-bot-hidden-leaders")
     page.wait_for_url(re.compile(r"/games/\d+$"))

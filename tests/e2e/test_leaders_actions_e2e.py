@@ -77,6 +77,7 @@ def open_table(contexts: Contexts, position: str, seat: int) -> tuple[Page, Engi
     page = contexts.page()
     page.route_web_socket(re.compile(r"/ws/games/\d+$"), engine.handler)
     page.goto("/")
+    page.click("#quick-advanced > summary")
     page.select_option("#quick-level", "random")  # there once the lobby script handles clicks
     page.click("#play-bot-leaders")
     page.wait_for_url(re.compile(r"/games/\d+$"))

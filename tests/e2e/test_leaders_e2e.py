@@ -17,6 +17,7 @@ MAX_TURNS = 150
 
 def start_leaders_vs_bot(page: Page) -> None:
     page.goto("/")
+    page.click("#quick-advanced > summary")
     page.select_option("#quick-level", "random")
     page.click("#play-bot-leaders")
     page.wait_for_url(re.compile(r"/games/\d+$"))

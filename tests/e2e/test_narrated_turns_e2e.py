@@ -101,6 +101,7 @@ def open_table(contexts: Contexts, position: str, *, lang: str = "en", viewport:
     page.route(re.compile(r"/api/games/\d+/replay"), lambda route: route.fulfill(json={"steps": []}))
     page.route(re.compile(r"/api/games/\d+$"), _human_first)
     page.goto("/")
+    page.click("#quick-advanced > summary")
     page.select_option("#quick-level", "random")
     page.click("#play-bot-leaders")
     page.wait_for_url(re.compile(r"/games/\d+$"))
@@ -221,6 +222,7 @@ def test_a_rated_game_shows_the_rating_change(contexts: Contexts) -> None:
 
     page.route(re.compile(r"/api/players/77$"), player)
     page.goto("/")
+    page.click("#quick-advanced > summary")
     page.select_option("#quick-level", "random")
     page.click("#play-bot-leaders")
     page.wait_for_url(re.compile(r"/games/\d+$"))

@@ -57,6 +57,7 @@ def test_rules_and_help_are_linked_from_the_lobby(contexts: Contexts) -> None:
 
 def _start_vs_bot(page: Page, game: str) -> None:
     page.goto("/")
+    page.click("#quick-advanced > summary")
     page.select_option("#quick-level", "random")
     page.click(f"#play-bot-{game}")
     page.wait_for_url(re.compile(r"/games/\d+$"))

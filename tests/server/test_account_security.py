@@ -197,3 +197,29 @@ def test_seat_sockets_still_accept_a_live_cookie(client: TestClient) -> None:
         assert welcome["seat"] == 0
         ws.send_json({"type": "ping"})
         read_until(ws, "pong")
+
+
+@pytest.mark.parametrize("ends", ["logout", "password"])
+def test_ending_the_sessions_closes_the_sockets_they_opened(client: TestClient, ends: str) -> None:
+    """A socket that sits at a table through a session cookie stops acting when the account's sessions end
+    (a stolen cookie's open socket must not outlive a logout); a seat token's socket is not a session."""
+    client.post("/api/accounts/register", json={"username": "ann", "password": PASSWORD})
+    r = client.post("/api/games", json={"game": "leaders"})
+    game, token = r.json()["game"]["id"], r.json()["token"]
+    with (
+        client.websocket_connect(f"/ws/games/{game}") as by_cookie,
+        client.websocket_connect(f"/ws/games/{game}") as by_token,
+    ):
+        assert hello(by_cookie)[0]["seat"] == 0 and hello(by_token, token)[0]["seat"] == 0
+        if ends == "logout":
+            assert client.post("/api/accounts/logout", json={}).status_code == 200
+        else:
+            body = {"password": PASSWORD, "new_password": NEW_PASSWORD}
+            assert client.post("/api/accounts/password", json=body).status_code == 200
+        by_cookie.send_json({"type": "ping"})
+        answer = by_cookie.receive_json()
+        while answer["type"] in ("table", "spectators", "chat_history"):
+            answer = by_cookie.receive_json()
+        assert answer["type"] == "error" and answer["code"] == "session_ended", answer
+        by_token.send_json({"type": "ping"})
+        read_until(by_token, "pong")

@@ -341,6 +341,12 @@ def test_a_returning_player_takes_the_seat_back_at_their_next_decision(
     info = client.portal.call(hub.db, hub.repo.get_game, game_id)
     seat = info.seat(first)
     assert seat.kind == "human" and seat.takeover  # the game keeps the mark: a bot played part of it
+    history = client.get(f"/api/players/{seat.user_id}/games").json()["games"]
+    assert [g["taken_over"] for g in history if g["id"] == game_id] == [True]  # not credited to the player
+    other_user = info.seat(other).user_id
+    assert [g["taken_over"] for g in client.get(f"/api/players/{other_user}/games").json()["games"]] == [
+        False
+    ]
 
 
 def test_a_finished_game_is_rematched_once(client: TestClient, fake: FakeTime) -> None:

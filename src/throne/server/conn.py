@@ -21,6 +21,7 @@ class Conn:
         self.game_id = game_id
         self.occupant: int | None = None  # seat row id; None for spectators
         self.seat: int | None = None
+        self.session_user: int | None = None  # the account whose session cookie seated it (not a token)
         self.events_ply: int | None = None  # the ply of the last `state` sent (its events were sent)
         self.closed = False
         self._outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(OUTBOX)
@@ -56,6 +57,23 @@ class Conn:
                 await self.ws.close(code)
 
         asyncio.get_running_loop().create_task(_close())
+
+    def end(self, message: dict[str, Any], code: int) -> None:
+        """Sends `message` last, then closes with `code`; from now on nothing is sent or acted on."""
+        if self.closed:
+            return
+        self.closed = True
+        with contextlib.suppress(asyncio.QueueFull):
+            self._outbox.put_nowait(message)
+            self._outbox.put_nowait(None)
+
+        async def _end() -> None:
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await asyncio.wait_for(self._writer, 2.0)
+            with contextlib.suppress(Exception):
+                await self.ws.close(code)
+
+        asyncio.get_running_loop().create_task(_end())
 
     async def drain_and_stop(self) -> None:
         """Ends the writer after the queued messages went out."""

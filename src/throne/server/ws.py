@@ -133,6 +133,7 @@ class _Session:
             occupant = next(
                 (s.id for s in info.seats if uid is not None and s.user_id == uid and s.kind == "human"), None
             )
+            self.conn.session_user = uid if occupant is not None else None
         if occupant is None:
             try:
                 hub.check_invite(info, invite)
@@ -275,7 +276,7 @@ async def _serve(ws: WebSocket, game_id: int) -> None:
             except TimeoutError:
                 session.conn.send(_error("need_hello", "no hello received in time"))
                 break
-            if frame["type"] == "websocket.disconnect":
+            if frame["type"] == "websocket.disconnect" or session.conn.closed:
                 break
             text = frame.get("text")
             data = frame.get("bytes")

@@ -142,6 +142,7 @@ async def change_password(body: PasswordIn, request: Request, response: Response
     hub = hub_of(request)
     hashed = await asyncio.to_thread(hash_password, body.new_password)
     epoch = await hub.db(hub.repo.set_password_hash, user.id, hashed)
+    hub.end_sessions(user.id)
     set_session(request, response, user, epoch)
     return {"user": user_json(user)}
 
@@ -153,6 +154,7 @@ async def logout(request: Request, response: Response) -> dict:
     if user is not None:
         hub = hub_of(request)
         await hub.db(hub.repo.revoke_sessions, user.id)
+        hub.end_sessions(user.id)
     response.delete_cookie(COOKIE)
     return {"ok": True}
 

@@ -57,6 +57,7 @@ function ratingText(game, rating) {
 
 function resultText(game, seat) {
   if (game.status !== "finished") return t("ui.account.in_progress");
+  if (game.taken_over) return t("ui.account.taken_over");
   const winner = game.result ? game.result.winner : null;
   if (winner === null || winner === undefined) {
     // The outcome says which: a draw shares the points, a game nobody wins gives every seat 0.

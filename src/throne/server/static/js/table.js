@@ -53,7 +53,7 @@ function seatNames() {
     if (s.kind === "open") return t("ui.lobby.open_seat");
     if (s.kind === "bot" && s.takeover) return t("ui.table.bot_takeover", { name: s.name });
     if (s.kind === "bot") return t("ui.table.bot_seat", { n: s.seat, level: botName(s.bot || s.name) });
-    return s.name;
+    return s.name === "Guest" && !s.registered ? t("ui.lobby.guest") : s.name; // the default guest name, translated
   });
 }
 
