@@ -427,3 +427,23 @@ def test_chat_channels_escaping_limits_and_replay(client: TestClient, fake: Fake
         read_until(ws0, "state", 0)
     r = client.get(f"/api/games/{game_id}/chat").json()
     assert [m["text"] for m in r["messages"]][:2] == [markup, "spectators only"]
+
+
+def test_a_new_socket_starts_no_fresh_chat_burst(client: TestClient, fake: FakeTime) -> None:
+    """The chat limit belongs to the writer (and its address), not to one connection: reconnecting or opening
+    more sockets must not buy a new burst each time (that was an unbounded stream of stored messages)."""
+    client.app.state.hub.settings.chat_rate_per_s = 0.0  # a burst of 4, then nothing (no waiting on time)
+    game_id, tokens = table(client, None)
+    for n in range(4):
+        with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+            hello(ws, tokens[1])
+            _chat(ws, f"line {n}")
+            read_until(ws, "chat")
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        hello(ws, tokens[1])
+        _chat(ws, "one too many")
+        answer = ws.receive_json()
+        while answer["type"] not in ("chat", "error"):
+            answer = ws.receive_json()
+        assert answer.get("code") == "chat_rate_limited", answer
+    assert len(client.get(f"/api/games/{game_id}/chat").json()["messages"]) == 4

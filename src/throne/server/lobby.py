@@ -24,6 +24,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from throne.clock import Clock, ClockError, TimeControl
 from throne.games.randomness import new_secret
+from throne.server.chat import ChatLimits
 from throne.server.config import Settings
 from throne.server.conn import Conn
 from throne.server.errors import ApiError
@@ -84,6 +85,7 @@ class Hub:
         self._lock = asyncio.Lock()
         self.chooser: Callable[..., Any] | None = None  # replaced in tests; default: throne.ai
         self.rematches: dict[int, set[int]] = {}  # finished game -> seats that asked for a rematch
+        self.chat_limits = ChatLimits()  # per writer and address, across their connections
         # finished game -> its rematch (0 while it is being made): one rematch per game, however often asked
         self.rematched: OrderedDict[int, int] = OrderedDict()
         # open table -> {table place: engine seat} chosen at creation; kept in memory (a restart forgets the

@@ -57,7 +57,6 @@ class _Session:
         self.bucket = _Bucket(settings.ws_rate_per_s, settings.ws_burst)
         self.refused = 0
         self.greeted = False
-        self.chat_bucket = chat.ChatBucket(settings.chat_rate_per_s, settings.chat_burst)
         self.chat_as: tuple[int | None, str] | None = None  # (user id, name) this connection writes as
 
     def refuse(self, code: str, message: str, **extra: Any) -> None:
@@ -210,7 +209,8 @@ class _Session:
             return
         try:
             text = chat.clean(msg.get("text"))
-            if not self.chat_bucket.take():
+            s, ip = self.hub.settings, self.ws.client.host if self.ws.client else None
+            if not self.hub.chat_limits.take(self.chat_as[0], ip, s.chat_rate_per_s, s.chat_burst):
                 raise MoveRefused("chat_rate_limited", "too many chat messages; wait a few seconds")
             await chat.post(self.hub, self.conn, self.chat_as[0], self.chat_as[1], text)
         except (MoveRefused, ApiError) as exc:
