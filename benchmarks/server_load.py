@@ -151,7 +151,7 @@ async def run_level(base: str, ws_base: str, games: int, seconds: float, warmup:
     stats = Stats()
     measuring = [False]
     stop = [float("inf")]
-    gate = asyncio.Semaphore(16)
+    gate = asyncio.Semaphore(8)  # fewer open tables at once than the per-address cap (10)
 
     async def create() -> tuple[int, list[str]]:
         async with gate:
