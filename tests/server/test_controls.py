@@ -447,3 +447,39 @@ def test_a_new_socket_starts_no_fresh_chat_burst(client: TestClient, fake: FakeT
             answer = ws.receive_json()
         assert answer.get("code") == "chat_rate_limited", answer
     assert len(client.get(f"/api/games/{game_id}/chat").json()["messages"]) == 4
+
+
+def test_a_hidden_leaders_flag_fall_hands_the_seat_to_a_bot_for_good(
+    client: TestClient, fake: FakeTime
+) -> None:
+    hub = client.app.state.hub
+
+    async def first_legal(_game: str, state: Any, _seat: int, _bot: str, **_kw: Any) -> str:
+        return state.legal_moves()[0]
+
+    hub.chooser = first_legal
+    as_guest(client, "Solo")
+    body = {"game": "hidden-leaders", "bot": "random", "players": 3, "time_control": FISCHER}
+    r = client.post("/api/play-bot", json=body)
+    assert r.status_code == 201, r.text
+    game_id, token, seat = r.json()["game"]["id"], r.json()["token"], r.json()["seat"]
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        hello(ws, token)
+        state = read_until(ws, "state")[0]
+        while not state["your_turn"]:
+            state = read_until(ws, "state")[0]
+        assert state["clocks"]["running"] == seat
+        fake.ms += state["clocks"]["remaining_ms"][seat]  # the person's time runs out
+        poke(client, game_id)
+        taken = read_until(ws, "table")[0]
+        while not taken["game"]["seats"][seat].get("takeover"):
+            taken = read_until(ws, "table")[0]
+    info = client.portal.call(hub.db, hub.repo.get_game, game_id)
+    assert info.seat(seat).left == "timeout" and info.status == "live"  # the game goes on with a bot
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:  # coming back does not reclaim it
+        hello(ws, token)
+        read_until(ws, "state")
+        match = hub.matches.get(game_id)  # (None if the bots already finished the game)
+        if match is not None:
+            client.portal.call(match.presence_changed)
+            assert not match._returning  # only a seat left by abandonment is given back
