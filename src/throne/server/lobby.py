@@ -443,10 +443,11 @@ class Hub:
         self._presence(conn.game_id)
 
     def end_sessions(self, user_id: int) -> None:
-        """The account's sessions ended (logout, password change): the sockets they seated stop acting
-        (`session_ended`, close 4401); the client may reconnect with a valid cookie or a seat token."""
+        """The account's sessions ended (logout, password change): the sockets they seated, or where they
+        chat as a spectator, stop (`session_ended`, close 4401); a client may reconnect with a valid cookie
+        or a seat token."""
         message = {"type": "error", "code": "session_ended", "message": "your session ended; log in again"}
-        for room in list(self.seated.values()):
+        for room in list(self.rooms.values()):
             for conn in list(room):
                 if conn.session_user == user_id:
                     conn.end(message, 4401)

@@ -157,6 +157,7 @@ class _Session:
             if self._same_origin():
                 viewer = await session_user(hub, self.ws.app.state.signer, self.ws.cookies.get(COOKIE))
             self.chat_as = None if viewer is None else (viewer.id, viewer.name)
+            self.conn.session_user = None if viewer is None else viewer.id  # it chats as the session's user
         match = hub.matches.get(info.id)
         status = ("finished" if match.over else "live") if match is not None else info.status
         if status in ("live", "finished"):  # before the state: a page draws the chat with the position
