@@ -60,10 +60,19 @@ def test_a_generic_game_plays_by_clicks_against_a_bot(browser: Browser, toy_serv
         expect(page.locator("#result")).to_be_visible()
         expect(page.locator("#generic-moves button")).to_have_count(0)
         expect(page.locator("#generic-view")).to_contain_text("played")
+        expect(page.locator("#generic-log li")).to_have_count(6)
         entries = page.locator("#generic-log li").all_inner_texts()
-        assert len(entries) == 6 and all(re.fullmatch(r"\S.*: play \d", e) for e in entries), entries
+        assert all(re.fullmatch(r"\S.*: play \d", e) for e in entries), entries
         assert "undefined" not in " ".join(entries)
         screenshot(page, "generic-table")
+        page.click("#replay-link")
+        page.wait_for_url(re.compile(r"/games/\d+/replay$"))
+        expect(page.locator("#generic-ui")).to_be_visible()
+        expect(page.locator("#generic-ui .replay-moves button")).to_have_count(6)
+        expect(page.locator("#result")).to_be_visible()
+        page.locator("#generic-ui .replay-moves button").first.click()
+        expect(page.locator("#replay-move")).to_contain_text(": play ")
+        expect(page.locator("#generic-view")).to_contain_text("played")
         assert contexts.errors == [], contexts.errors
     finally:
         contexts.close()

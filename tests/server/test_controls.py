@@ -341,6 +341,12 @@ def test_a_returning_player_takes_the_seat_back_at_their_next_decision(
     info = client.portal.call(hub.db, hub.repo.get_game, game_id)
     seat = info.seat(first)
     assert seat.kind == "human" and seat.takeover  # the game keeps the mark: a bot played part of it
+    history = client.get(f"/api/players/{seat.user_id}/games").json()["games"]
+    assert [g["taken_over"] for g in history if g["id"] == game_id] == [True]  # not credited to the player
+    other_user = info.seat(other).user_id
+    assert [g["taken_over"] for g in client.get(f"/api/players/{other_user}/games").json()["games"]] == [
+        False
+    ]
 
 
 def test_a_finished_game_is_rematched_once(client: TestClient, fake: FakeTime) -> None:
@@ -421,3 +427,59 @@ def test_chat_channels_escaping_limits_and_replay(client: TestClient, fake: Fake
         read_until(ws0, "state", 0)
     r = client.get(f"/api/games/{game_id}/chat").json()
     assert [m["text"] for m in r["messages"]][:2] == [markup, "spectators only"]
+
+
+def test_a_new_socket_starts_no_fresh_chat_burst(client: TestClient, fake: FakeTime) -> None:
+    """The chat limit belongs to the writer (and its address), not to one connection: reconnecting or opening
+    more sockets must not buy a new burst each time (that was an unbounded stream of stored messages)."""
+    client.app.state.hub.settings.chat_rate_per_s = 0.0  # a burst of 4, then nothing (no waiting on time)
+    game_id, tokens = table(client, None)
+    for n in range(4):
+        with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+            hello(ws, tokens[1])
+            _chat(ws, f"line {n}")
+            read_until(ws, "chat")
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        hello(ws, tokens[1])
+        _chat(ws, "one too many")
+        answer = ws.receive_json()
+        while answer["type"] not in ("chat", "error"):
+            answer = ws.receive_json()
+        assert answer.get("code") == "chat_rate_limited", answer
+    assert len(client.get(f"/api/games/{game_id}/chat").json()["messages"]) == 4
+
+
+def test_a_hidden_leaders_flag_fall_hands_the_seat_to_a_bot_for_good(
+    client: TestClient, fake: FakeTime
+) -> None:
+    hub = client.app.state.hub
+
+    async def first_legal(_game: str, state: Any, _seat: int, _bot: str, **_kw: Any) -> str:
+        return state.legal_moves()[0]
+
+    hub.chooser = first_legal
+    as_guest(client, "Solo")
+    body = {"game": "hidden-leaders", "bot": "random", "players": 3, "time_control": FISCHER}
+    r = client.post("/api/play-bot", json=body)
+    assert r.status_code == 201, r.text
+    game_id, token, seat = r.json()["game"]["id"], r.json()["token"], r.json()["seat"]
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        hello(ws, token)
+        state = read_until(ws, "state")[0]
+        while not state["your_turn"]:
+            state = read_until(ws, "state")[0]
+        assert state["clocks"]["running"] == seat
+        fake.ms += state["clocks"]["remaining_ms"][seat]  # the person's time runs out
+        poke(client, game_id)
+        taken = read_until(ws, "table")[0]
+        while not taken["game"]["seats"][seat].get("takeover"):
+            taken = read_until(ws, "table")[0]
+    info = client.portal.call(hub.db, hub.repo.get_game, game_id)
+    assert info.seat(seat).left == "timeout" and info.status == "live"  # the game goes on with a bot
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:  # coming back does not reclaim it
+        hello(ws, token)
+        read_until(ws, "state")
+        match = hub.matches.get(game_id)  # (None if the bots already finished the game)
+        if match is not None:
+            client.portal.call(match.presence_changed)
+            assert not match._returning  # only a seat left by abandonment is given back

@@ -176,4 +176,4 @@ async def tutorial_page(request: Request, game: str) -> HTMLResponse:
     if game not in ("leaders", "hidden-leaders"):
         raise ApiError(404, "not_found", f"no tutorial for {game!r}")
     return await _render(request, "table.html", game_id=game, tutorial=game, hl_data=_hidden_leaders_data(),
-                         lessons=[x.key for x in LEADERS_LESSONS])
+                         lessons=[x.key for x in LEADERS_LESSONS], renderer=games.get(game).renderer)

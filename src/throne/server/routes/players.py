@@ -71,6 +71,9 @@ async def history(
             continue
         entry = hub.summary(info)
         entry["seat"] = seat
+        mine = info.seat(seat) if seat is not None else None
+        # A bot played this player's seat for part of the game: its result is not theirs.
+        entry["taken_over"] = bool(mine is not None and mine.takeover)
         games.append(entry)
     return {"games": games, "total": total}
 

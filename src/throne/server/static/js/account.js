@@ -57,8 +57,13 @@ function ratingText(game, rating) {
 
 function resultText(game, seat) {
   if (game.status !== "finished") return t("ui.account.in_progress");
+  if (game.taken_over) return t("ui.account.taken_over");
   const winner = game.result ? game.result.winner : null;
-  if (winner === null || winner === undefined) return game.game === "leaders" ? t("ui.table.draw") : t("ui.table.no_winner");
+  if (winner === null || winner === undefined) {
+    // The outcome says which: a draw shares the points, a game nobody wins gives every seat 0.
+    const scores = (game.result && game.result.scores) || [];
+    return scores.length && scores.every((s) => s > 0) ? t("ui.table.draw") : t("ui.table.no_winner");
+  }
   return t(winner === seat ? "ui.account.won" : "ui.account.lost");
 }
 

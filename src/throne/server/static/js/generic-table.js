@@ -33,6 +33,14 @@ export function dataEl(value) {
   );
 }
 
+/** The result line of a finished game: who won, from `seat`'s side (null: a spectator). */
+export function winnerText(result, seat, names) {
+  const winners = result.winners || (result.winner !== null && result.winner !== undefined ? [result.winner] : []);
+  if (!winners.length) return t("ui.table.no_winner");
+  if (winners.includes(seat)) return t("ui.table.you_won");
+  return winners.map((w) => t("ui.table.winner", { name: seatLabel(names, w) })).join(" ");
+}
+
 export class GenericTable {
   constructor(root, { send, seat, names }) {
     this.root = root;
@@ -107,11 +115,8 @@ export class GenericTable {
   renderResult() {
     const banner = $("#result", this.root);
     if (!banner || this.status !== "finished" || !this.result) return;
-    const winners = this.result.winners || (this.result.winner !== null && this.result.winner !== undefined ? [this.result.winner] : []);
     banner.hidden = false;
-    if (!winners.length) banner.textContent = t("ui.table.no_winner");
-    else if (winners.includes(this.seat)) banner.textContent = t("ui.table.you_won");
-    else banner.textContent = winners.map((w) => t("ui.table.winner", { name: seatLabel(this.names, w) })).join(" ");
+    banner.textContent = winnerText(this.result, this.seat, this.names);
   }
 
   renderLog() {

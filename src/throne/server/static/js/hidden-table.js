@@ -134,7 +134,7 @@ export class HiddenTable {
     this.ending = null; // the game-end event, once seen
     this.narrated = false; // the log is built from events (else from public move strings)
     this.events = new EventLog($("#log", root), {
-      game: "hidden-leaders",
+      renderer: "hidden-table",
       seat,
       name: (s) => seatLabel(this.names, s),
       choice: (move) => moveLabel(move, this.names),

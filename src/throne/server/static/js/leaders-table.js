@@ -108,7 +108,7 @@ export class LeadersTable {
     this.marksDone = false; // the marked turn has ended: the next opponent action starts new marks
     this.ending = null; // the game-end event, once seen
     this.started = false;
-    this.log = new EventLog($("#event-log", root), { game: "leaders", seat, name: null });
+    this.log = new EventLog($("#event-log", root), { renderer: "leaders-table", seat, name: null });
     const skip = $("#skip-anim", root);
     if (skip) skip.addEventListener("click", () => playTurn.skip && playTurn.skip());
     $("#end-actions", root).addEventListener("click", () => this.play("end"));

@@ -62,10 +62,15 @@ export function narrate(events, ctx) {
   return out;
 }
 
+/** The log narrates for the Leaders board (sides South / North, numbered turns) when its renderer is that. */
+function onBoard(ctx) {
+  return ctx.renderer === "leaders-table";
+}
+
 /** "You" for the viewer's own seat, else the seat's name (Leaders: South / North). */
 export function who(seat, ctx) {
   if (seat === ctx.seat && seat !== null && seat !== undefined) return t("ui.ev.you");
-  if (ctx.game === "leaders") return t(seat === 0 ? "ui.leaders.south" : "ui.leaders.north");
+  if (onBoard(ctx)) return t(seat === 0 ? "ui.leaders.south" : "ui.leaders.north");
   return ctx.name ? ctx.name(seat) : String(seat);
 }
 
@@ -122,10 +127,10 @@ function sentence(ev, ctx) {
     case "ban":
       return fill("ui.ev.l.ban", { who: who(ev.side, ctx), card: pieceName(ev.card) });
     case "turn-end":
-      if (ctx.game === "leaders") return fill("ui.ev.l.turn_end", { who: who(ev.side, ctx), n: ev.turn });
+      if (onBoard(ctx)) return fill("ui.ev.l.turn_end", { who: who(ev.side, ctx), n: ev.turn });
       return fill("ui.ev.hl.turn_end", { who: by });
     case "game-end":
-      return ctx.game === "leaders" ? leadersEnding(ev, ctx) : hiddenEnding(ev, ctx);
+      return onBoard(ctx) ? leadersEnding(ev, ctx) : hiddenEnding(ev, ctx);
     // ---- Hidden Leaders
     case "setup":
       return fill("ui.ev.hl.setup", { who: by });

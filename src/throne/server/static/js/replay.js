@@ -1,5 +1,5 @@
 // The replay viewer: steps forward and back through the views the server stored for a game (a finished
-// Hidden Leaders game is fully revealed).
+// Hidden Leaders game is fully revealed), drawn by the renderer the game's spec names (game.renderer).
 import { loadCatalog, t, cardName, botName } from "./i18n.js";
 import { api } from "./net.js";
 import { showError } from "./common.js";
@@ -8,6 +8,7 @@ import { cellsOf } from "./leaders-moves.js";
 import { renderMarket, resultText } from "./leaders-table.js";
 import { HiddenTable, setGameData, moveLabel } from "./hidden-table.js";
 import { EventLog } from "./narrate.js";
+import { dataEl, winnerText } from "./generic-table.js";
 
 const $ = (sel) => document.querySelector(sel);
 const root = $("#replay-root");
@@ -57,19 +58,47 @@ function showHidden(view) {
   }
 }
 
+function showGeneric(view) {
+  $("#generic-view").replaceChildren(dataEl(view));
+  const banner = $("#result");
+  const over = index === steps.length - 1 && game && game.status === "finished" && result;
+  banner.hidden = !over;
+  if (over) banner.textContent = winnerText(result, null, names);
+}
+
+function seatMove(step, label) {
+  return step.move ? `${names[step.seat] ?? step.seat}: ${label(step.move)}` : "";
+}
+
+/** The renderers a spec may name: the panel each shows, what it sets up, how it draws a step and its move. */
+const RENDERERS = {
+  "leaders-table": { ui: "#leaders-ui", start: listMoves, show: showLeaders, move: (step) => step.move || "" },
+  "hidden-table": {
+    ui: "#hidden-ui",
+    start: () => {
+      setGameData(JSON.parse($("#hl-data").textContent));
+      hidden = new HiddenTable(root, { send: () => {}, seat: null, names });
+    },
+    show: showHidden,
+    move: (step) => seatMove(step, (m) => moveLabel(m, names)),
+  },
+  generic: { ui: "#generic-ui", start: listMoves, show: showGeneric, move: (step) => seatMove(step, (m) => m) },
+};
+
+function renderer() {
+  return RENDERERS[game && game.renderer] || RENDERERS.generic;
+}
+
 function show() {
   if (!steps.length) return;
   const step = steps[index];
   $("#replay-step").textContent = step.ply === 0 ? t("ui.replay.start") : t("ui.replay.step", { n: step.ply, total: steps[steps.length - 1].ply });
-  let move = step.move || "";
-  if (move && game.game === "hidden-leaders") move = `${names[step.seat] ?? step.seat}: ${moveLabel(move, names)}`;
-  $("#replay-move").textContent = move;
+  $("#replay-move").textContent = renderer().move(step);
   if (told) {
     told.clear();
     told.add(step.events || []);
   }
-  if (game.game === "leaders") showLeaders(step.view);
-  else showHidden(step.view);
+  renderer().show(step.view);
   $("#replay-first").disabled = $("#replay-prev").disabled = index === 0;
   $("#replay-last").disabled = $("#replay-next").disabled = index === steps.length - 1;
 }
@@ -77,7 +106,7 @@ function show() {
 function go(i) {
   index = Math.max(0, Math.min(steps.length - 1, i));
   show();
-  const list = $("#replay-moves");
+  const list = $(`${renderer().ui} .replay-moves`);
   if (!list) return;
   for (const button of list.querySelectorAll("button")) {
     const current = Number(button.dataset.index) === index;
@@ -86,9 +115,9 @@ function go(i) {
   }
 }
 
-/** Leaders: every move of the game as a button that jumps to the position after it. */
+/** Every move of the game as a button that jumps to the position after it. */
 function listMoves() {
-  const list = $("#replay-moves");
+  const list = $(`${renderer().ui} .replay-moves`);
   list.replaceChildren();
   steps.forEach((step, i) => {
     if (!step.move) return;
@@ -117,20 +146,14 @@ async function main() {
     return;
   }
   told = new EventLog($("#replay-events"), {
-    game: game.game,
+    renderer: game.renderer,
     seat: null,
     name: (s) => names[s] ?? String(s),
     choice: (m) => moveLabel(m, names),
   });
-  if (game.game === "leaders") {
-    $("#leaders-ui").hidden = false;
-    listMoves();
-  }
-  else {
-    setGameData(JSON.parse($("#hl-data").textContent));
-    $("#hidden-ui").hidden = false;
-    hidden = new HiddenTable(root, { send: () => {}, seat: null, names });
-  }
+  $(renderer().ui).hidden = false;
+  root.dataset.renderer = game.renderer || "generic";
+  renderer().start();
   $("#replay-first").addEventListener("click", () => go(0));
   $("#replay-prev").addEventListener("click", () => go(index - 1));
   $("#replay-next").addEventListener("click", () => go(index + 1));

@@ -9,7 +9,6 @@ import { showError, clearError } from "./common.js";
 
 const $ = (sel) => document.querySelector(sel);
 const root = $("#table-root");
-const game = root.dataset.tutorial;
 let controller = null;
 let step = 0;
 let steps = 0;
@@ -108,7 +107,7 @@ function finish() {
 async function main() {
   await loadCatalog(document.documentElement.lang);
   root.dataset.seat = "0";
-  if (game === "leaders") {
+  if (root.dataset.renderer === "leaders-table") {
     $("#leaders-ui").hidden = false;
     controller = new LeadersTable(root, { send: leadersMove, seat: 0, seatName: null });
     controller.setMoves([]);
