@@ -367,7 +367,11 @@ class Hub:
         chosen = self.sides.get(game_id)
         if chosen is not None:  # a place given up gives up its chosen side
             taken = {s.seat for s in info.seats}
-            self.sides[game_id] = {p: side for p, side in chosen.items() if p in taken}
+            kept = {p: side for p, side in chosen.items() if p in taken and info.status == "open"}
+            if kept:
+                self.sides[game_id] = kept
+            else:
+                del self.sides[game_id]
         self.broadcast_table(info)
         return info
 
