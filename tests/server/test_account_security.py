@@ -223,3 +223,18 @@ def test_ending_the_sessions_closes_the_sockets_they_opened(client: TestClient, 
         assert answer["type"] == "error" and answer["code"] == "session_ended", answer
         by_token.send_json({"type": "ping"})
         read_until(by_token, "pong")
+
+
+def test_a_spectator_socket_stops_chatting_as_an_ended_session(client: TestClient) -> None:
+    client.post("/api/accounts/register", json={"username": "ann", "password": PASSWORD})
+    r = client.post("/api/play-bot", json={"game": "leaders", "bot": "random"})
+    game = r.json()["game"]["id"]
+    with client.websocket_connect(f"/ws/games/{game}") as watcher:
+        assert hello(watcher, None, spectate=True)[0]["seat"] is None
+        assert client.post("/api/accounts/logout", json={}).status_code == 200
+        watcher.send_json({"type": "chat", "text": "still me?"})
+        answer = watcher.receive_json()
+        while answer["type"] not in ("chat", "error"):
+            answer = watcher.receive_json()
+        assert answer.get("code") == "session_ended", answer
+    assert client.get(f"/api/games/{game}/chat").json()["messages"] == []

@@ -429,6 +429,26 @@ def test_chat_channels_escaping_limits_and_replay(client: TestClient, fake: Fake
     assert [m["text"] for m in r["messages"]][:2] == [markup, "spectators only"]
 
 
+def test_a_new_socket_starts_no_fresh_chat_burst(client: TestClient, fake: FakeTime) -> None:
+    """The chat limit belongs to the writer (and its address), not to one connection: reconnecting or opening
+    more sockets must not buy a new burst each time (that was an unbounded stream of stored messages)."""
+    client.app.state.hub.settings.chat_rate_per_s = 0.0  # a burst of 4, then nothing (no waiting on time)
+    game_id, tokens = table(client, None)
+    for n in range(4):
+        with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+            hello(ws, tokens[1])
+            _chat(ws, f"line {n}")
+            read_until(ws, "chat")
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        hello(ws, tokens[1])
+        _chat(ws, "one too many")
+        answer = ws.receive_json()
+        while answer["type"] not in ("chat", "error"):
+            answer = ws.receive_json()
+        assert answer.get("code") == "chat_rate_limited", answer
+    assert len(client.get(f"/api/games/{game_id}/chat").json()["messages"]) == 4
+
+
 def test_a_hidden_leaders_flag_fall_hands_the_seat_to_a_bot_for_good(
     client: TestClient, fake: FakeTime
 ) -> None:

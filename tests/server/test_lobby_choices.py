@@ -132,3 +132,15 @@ def test_an_open_table_expires_when_its_creator_is_gone(make) -> None:
     assert client.portal.call(caps.sweep, hub, 2000.0) == 0
     assert client.portal.call(caps.sweep, hub, 2060.0) == 1
     assert client.get(f"/api/games/{here}").json()["game"]["status"] == "aborted"
+
+
+def test_a_creator_who_leaves_takes_the_chosen_side_along(make) -> None:
+    client = make()
+    hub = client.app.state.hub
+    as_guest(client, "Ann")
+    r = client.post("/api/games", json={"game": "leaders", "players": 2, "side": 1})
+    game_id, token = r.json()["game"]["id"], r.json()["token"]
+    assert hub.sides[game_id] == {0: 1}
+    r = client.post(f"/api/games/{game_id}/leave", headers={"X-Seat-Token": token})
+    assert r.status_code == 200, r.text
+    assert game_id not in hub.sides

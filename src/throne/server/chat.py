@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import time
 import unicodedata
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 from throne.server.match import MoveRefused
+from throne.server.ratelimit import client_key
 
 if TYPE_CHECKING:
     from throne.server.conn import Conn
@@ -17,6 +19,8 @@ if TYPE_CHECKING:
 
 MAX_CHARS = 300
 HISTORY = 200
+PER_ADDRESS = 4  # one client address may write as much as this many writers
+REMEMBERED = 20_000  # buckets kept (the least recently used are forgotten first)
 
 
 class ChatBucket:
@@ -26,14 +30,46 @@ class ChatBucket:
         self.rate, self.burst = rate, float(burst)
         self.tokens, self.at = float(burst), time.monotonic()
 
+    def level(self, now: float) -> float:
+        return min(self.burst, self.tokens + (now - self.at) * self.rate)
+
     def take(self, now: float | None = None) -> bool:
         now = time.monotonic() if now is None else now
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.tokens = self.level(now)
         self.at = now
         if self.tokens >= 1.0:
             self.tokens -= 1.0
             return True
         return False
+
+
+class ChatLimits:
+    """Chat buckets per writer (user) and per client address, shared by all their connections: a reconnect
+    or one more socket starts no fresh burst. A refused message takes from no bucket."""
+
+    def __init__(self) -> None:
+        self._buckets: OrderedDict[str, ChatBucket] = OrderedDict()
+
+    def _bucket(self, key: str, rate: float, burst: int) -> ChatBucket:
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            bucket = self._buckets[key] = ChatBucket(rate, burst)
+        self._buckets.move_to_end(key)
+        while len(self._buckets) > REMEMBERED:
+            self._buckets.popitem(last=False)
+        return bucket
+
+    def take(
+        self, user_id: int | None, ip: str | None, rate: float, burst: int, now: float | None = None
+    ) -> bool:
+        now = time.monotonic() if now is None else now
+        buckets = [
+            self._bucket(f"user:{user_id}", rate, burst),
+            self._bucket(client_key(ip), rate * PER_ADDRESS, burst * PER_ADDRESS),
+        ]
+        if any(b.level(now) < 1.0 for b in buckets):
+            return False
+        return all([b.take(now) for b in buckets])
 
 
 def clean(text: Any) -> str:

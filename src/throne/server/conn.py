@@ -21,7 +21,7 @@ class Conn:
         self.game_id = game_id
         self.occupant: int | None = None  # seat row id; None for spectators
         self.seat: int | None = None
-        self.session_user: int | None = None  # the account whose session cookie seated it (not a token)
+        self.session_user: int | None = None  # the account whose session cookie seated it, or it chats as
         self.events_ply: int | None = None  # the ply of the last `state` sent (its events were sent)
         self.closed = False
         self._outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(OUTBOX)

@@ -24,6 +24,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from throne.clock import Clock, ClockError, TimeControl
 from throne.games.randomness import new_secret
+from throne.server.chat import ChatLimits
 from throne.server.config import Settings
 from throne.server.conn import Conn
 from throne.server.errors import ApiError
@@ -84,6 +85,7 @@ class Hub:
         self._lock = asyncio.Lock()
         self.chooser: Callable[..., Any] | None = None  # replaced in tests; default: throne.ai
         self.rematches: dict[int, set[int]] = {}  # finished game -> seats that asked for a rematch
+        self.chat_limits = ChatLimits()  # per writer and address, across their connections
         # finished game -> its rematch (0 while it is being made): one rematch per game, however often asked
         self.rematched: OrderedDict[int, int] = OrderedDict()
         # open table -> {table place: engine seat} chosen at creation; kept in memory (a restart forgets the
@@ -365,7 +367,11 @@ class Hub:
         chosen = self.sides.get(game_id)
         if chosen is not None:  # a place given up gives up its chosen side
             taken = {s.seat for s in info.seats}
-            self.sides[game_id] = {p: side for p, side in chosen.items() if p in taken}
+            kept = {p: side for p, side in chosen.items() if p in taken and info.status == "open"}
+            if kept:
+                self.sides[game_id] = kept
+            else:
+                del self.sides[game_id]
         self.broadcast_table(info)
         return info
 
@@ -441,10 +447,11 @@ class Hub:
         self._presence(conn.game_id)
 
     def end_sessions(self, user_id: int) -> None:
-        """The account's sessions ended (logout, password change): the sockets they seated stop acting
-        (`session_ended`, close 4401); the client may reconnect with a valid cookie or a seat token."""
+        """The account's sessions ended (logout, password change): the sockets they seated, or where they
+        chat as a spectator, stop (`session_ended`, close 4401); a client may reconnect with a valid cookie
+        or a seat token."""
         message = {"type": "error", "code": "session_ended", "message": "your session ended; log in again"}
-        for room in list(self.seated.values()):
+        for room in list(self.rooms.values()):
             for conn in list(room):
                 if conn.session_user == user_id:
                     conn.end(message, 4401)

@@ -57,7 +57,6 @@ class _Session:
         self.bucket = _Bucket(settings.ws_rate_per_s, settings.ws_burst)
         self.refused = 0
         self.greeted = False
-        self.chat_bucket = chat.ChatBucket(settings.chat_rate_per_s, settings.chat_burst)
         self.chat_as: tuple[int | None, str] | None = None  # (user id, name) this connection writes as
 
     def refuse(self, code: str, message: str, **extra: Any) -> None:
@@ -158,6 +157,7 @@ class _Session:
             if self._same_origin():
                 viewer = await session_user(hub, self.ws.app.state.signer, self.ws.cookies.get(COOKIE))
             self.chat_as = None if viewer is None else (viewer.id, viewer.name)
+            self.conn.session_user = None if viewer is None else viewer.id  # it chats as the session's user
         match = hub.matches.get(info.id)
         status = ("finished" if match.over else "live") if match is not None else info.status
         if status in ("live", "finished"):  # before the state: a page draws the chat with the position
@@ -210,7 +210,8 @@ class _Session:
             return
         try:
             text = chat.clean(msg.get("text"))
-            if not self.chat_bucket.take():
+            s, ip = self.hub.settings, self.ws.client.host if self.ws.client else None
+            if not self.hub.chat_limits.take(self.chat_as[0], ip, s.chat_rate_per_s, s.chat_burst):
                 raise MoveRefused("chat_rate_limited", "too many chat messages; wait a few seconds")
             await chat.post(self.hub, self.conn, self.chat_as[0], self.chat_as[1], text)
         except (MoveRefused, ApiError) as exc:
