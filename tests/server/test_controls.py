@@ -313,6 +313,9 @@ def test_a_returning_player_takes_the_seat_back_at_their_next_decision(
     other = 1 - first
     with client.websocket_connect(f"/ws/games/{game_id}") as ws_other:
         hello(ws_other, tokens[other])
+        absent = client.get(f"/api/games/{game_id}").json()["game"]["seats"][first]
+        assert absent["connected"] is False and 0 < absent["takeover_in"] <= 3600
+        assert "takeover_in" not in client.get(f"/api/games/{game_id}").json()["game"]["seats"][other]
         hub.settings.abandon_timeout = 0.0  # the absent seat to move is taken over at once
         client.portal.call(hub.matches[game_id].presence_changed)
         taken = read_until(ws_other, "table")[0]

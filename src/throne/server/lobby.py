@@ -502,6 +502,9 @@ class Hub:
                     entry["takeover"] = True
             else:
                 entry.update(user_id=s.user_id, registered=s.registered, connected=s.id in present)
+                left = self._takeover_in(info.id, n) if s.id not in present else None
+                if left is not None:
+                    entry["takeover_in"] = left  # seconds before a bot takes the seat (or it loses, rated)
             if user_id is not None and s.user_id == user_id and s.kind == "human":
                 you = {"seat": n}
             seats.append(entry)
@@ -526,6 +529,14 @@ class Hub:
             "you": you,
             "spectators": self.spectator_count(info.id),
         }
+
+    def _takeover_in(self, game_id: int, seat: int) -> float | None:
+        """Seconds before the abandon rule acts on an absent seat of a live game (None: it does not run)."""
+        match = self.matches.get(game_id)
+        since = None if match is None or match.over else match.away_since.get(seat)
+        if since is None or since == float("inf"):
+            return None
+        return round(max(0.0, since + self.settings.abandon_timeout - time.monotonic()), 1)
 
     def broadcast_table(self, info: GameInfo) -> None:
         message = {"type": "table", "game": self.summary(info)}

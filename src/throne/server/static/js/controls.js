@@ -17,7 +17,7 @@ export class TableControls {
     this.last = null; // the latest state message
     this.rematchAsked = false;
     this.abandonMs = 120_000;
-    this.away = new Map(); // seat -> when this page saw it disconnect (performance.now())
+    this.away = new Map(); // absent seat -> when its countdown ends (performance.now() time)
     this.clocks = new Clocks($("#clocks"));
     this.baseTitle = document.title;
     this.wasMyTurn = false;
@@ -60,7 +60,9 @@ export class TableControls {
     const now = performance.now();
     for (const s of summary.seats) {
       const gone = s.kind === "human" && s.connected === false && summary.status === "live";
-      if (gone && !this.away.has(s.seat)) this.away.set(s.seat, now);
+      // The server says how long is left (`takeover_in`, seconds); kept as the moment the countdown ends.
+      if (gone && typeof s.takeover_in === "number") this.away.set(s.seat, now + s.takeover_in * 1000);
+      else if (gone && !this.away.has(s.seat)) this.away.set(s.seat, now + this.abandonMs);
       if (!gone) this.away.delete(s.seat);
     }
     this.clocks.setNames(summary.seats.map((s) => this.seatName(s.seat)));
@@ -133,8 +135,8 @@ export class TableControls {
   renderAway() {
     const box = $("#away-notice");
     const rated = this.summary && this.summary.rated && this.summary.players === 2;
-    const lines = [...this.away.entries()].map(([seat, since]) => {
-      const left = this.abandonMs - (performance.now() - since);
+    const lines = [...this.away.entries()].map(([seat, until]) => {
+      const left = until - performance.now();
       return t(rated ? "ui.ctl.disconnected_rated" : "ui.ctl.disconnected", { name: this.seatName(seat), time: formatMs(left) });
     });
     box.hidden = lines.length === 0;
