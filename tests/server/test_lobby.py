@@ -172,3 +172,16 @@ def test_legends_is_a_table_option(client: TestClient) -> None:
     bad = client.post("/api/play-bot", json={"game": "hidden-leaders", "players": 3, "bot": "random",
                                             "options": {"modules": ["legends"]}})
     assert bad.status_code == 400 and "core" in bad.text
+
+
+def test_a_players_history_neither_lists_nor_counts_private_games(client: TestClient) -> None:
+    """A profile's game list must not give away private tables, not even as a count in `total`."""
+    client.cookies.clear()
+    me = client.post("/api/accounts/guest", json={"name": "Priv"}).json()["user"]["id"]
+    for private in (False, True):
+        r = client.post("/api/games", json={"game": "leaders", "players": 2, "bots": {"1": "random"},
+                                            "private": private})
+        assert r.status_code == 201 and r.json()["game"]["status"] == "live", r.text
+    history = client.get(f"/api/players/{me}/games").json()
+    assert [g["private"] for g in history["games"]] == [False]
+    assert history["total"] == 1

@@ -163,6 +163,13 @@ def test_replays_and_records_are_limited(tmp_path: Path) -> None:
         assert refused.status_code == 429 and refused.json()["error"]["code"] == "rate_limited"
 
 
+def test_the_stored_chat_is_limited_like_replays(tmp_path: Path) -> None:
+    """Up to 1,000 stored messages per request: the same buckets as replays and records."""
+    with _client(tmp_path, "replay:ip") as c:
+        game_id, _ = two_player_leaders(c)
+        assert [c.get(f"/api/games/{game_id}/chat").status_code for _ in range(3)] == [200, 200, 429]
+
+
 def test_limits_can_be_switched_off(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("THRONE_RATE_LIMITS", "off")
     assert Settings().rate_limits == {}

@@ -612,7 +612,7 @@ class Repo:
 
     @reads
     def user_games(
-        self, user_id: int, limit: int = 50, offset: int = 0
+        self, user_id: int, limit: int = 50, offset: int = 0, include_private: bool = True
     ) -> tuple[list[tuple[GameInfo, int]], int]:
         with self.db.sessions() as s:
             base = (
@@ -620,6 +620,8 @@ class Repo:
                 .join(Seat, Seat.game_id == Game.id)
                 .where(Seat.user_id == user_id, Game.status.in_(["live", "finished"]))
             )
+            if not include_private:
+                base = base.where(Game.private.is_(False))
             total = s.scalar(select(func.count()).select_from(base.subquery())) or 0
             rows = s.execute(base.order_by(Game.id.desc()).limit(limit).offset(offset)).all()
             return [(_info(s, g), seat) for g, seat in rows], total

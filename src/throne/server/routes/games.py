@@ -142,6 +142,7 @@ async def play_bot(body: PlayBotIn, request: Request, response: Response) -> dic
 async def game_chat(game_id: GameId, request: Request, invite: str | None = None) -> dict:
     """The table chat as a replay shows it: the players' channel, and the spectators' once it is over."""
     info = await _game(request, game_id, invite)
+    await _replay_limit(request)  # up to 1,000 stored rows: limited like replays and records
     hub = hub_of(request)
     channels = ["players", "spectators"] if info.status == "finished" else ["players"]
     return {"id": info.id, "messages": await hub.db(hub.repo.chat, game_id, channels, 1000)}

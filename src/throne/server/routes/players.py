@@ -64,11 +64,10 @@ async def history(
     user = await hub.db(hub.repo.get_user, user_id)
     if user is None:
         raise ApiError(404, "unknown_player", f"no player {user_id}")
-    rows, total = await hub.db(hub.repo.user_games, user_id, limit, offset)
+    # private tables are neither listed nor counted (nor skipped within a page, which would place them)
+    rows, total = await hub.db(hub.repo.user_games, user_id, limit, offset, include_private=False)
     games = []
     for info, seat in rows:
-        if info.private:
-            continue
         entry = hub.summary(info)
         entry["seat"] = seat
         mine = info.seat(seat) if seat is not None else None
