@@ -102,3 +102,7 @@ def test_persian_digits_and_screenshots(contexts: Contexts) -> None:
                 expect(modules).to_contain_text("基本セット")
                 page.select_option("#create-game", "leaders")
             screenshot(page, f"lobby-{lang}-{width}")
+    table = contexts.page(lang="fa")  # the table's seat list in Persian digits too
+    table.goto(host.url)
+    expect(table.locator("#seats li").nth(1)).to_have_text(re.compile("[۰-۹]"))
+    assert not re.search("[0-9]", table.locator("#seats").inner_text())

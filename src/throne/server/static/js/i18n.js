@@ -42,3 +42,13 @@ export function pieceName(code) {
 export function botName(level) {
   return has(`ui.bot.${level}`) ? t(`ui.bot.${level}`) : level;
 }
+
+/** A number written in the page's language (Persian digits and separators in fa). */
+export function number(n) {
+  return new Intl.NumberFormat(language).format(n);
+}
+
+/** Text isolated from its surroundings' direction inside a plain string (what <bdi> does for an element). */
+export function isolate(text) {
+  return `\u2068${text}\u2069`;
+}

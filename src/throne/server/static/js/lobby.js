@@ -1,6 +1,6 @@
 // The lobby: play a bot in one click (level, side), create a table (players, side, bots and levels, rated,
 // private; rated constraints checked as the form is filled), list open and live tables with join / watch.
-import { loadCatalog, t, has, botName, lang } from "./i18n.js";
+import { loadCatalog, t, has, botName, lang, number } from "./i18n.js";
 import { api, saveToken } from "./net.js";
 import { showError } from "./common.js";
 import { fillTimeControls, chosenTimeControl } from "./time-control.js";
@@ -26,10 +26,7 @@ function defaultLevel(list) {
 
 const registered = () => document.querySelector("#quick")?.dataset.registered === "yes";
 
-/** A number written in the page's language (Persian digits in fa). */
-export function num(n) {
-  return new Intl.NumberFormat(lang()).format(n);
-}
+const num = number;
 
 /** A text node isolated from the surrounding direction (user names, notation). */
 function bdi(text) {
