@@ -486,3 +486,29 @@ def test_a_hidden_leaders_flag_fall_hands_the_seat_to_a_bot_for_good(
         if match is not None:
             client.portal.call(match.presence_changed)
             assert not match._returning  # only a seat left by abandonment is given back
+
+
+def test_the_opponent_may_claim_the_win_once_a_bot_took_over(client: TestClient, fake: FakeTime) -> None:
+    game_id, tokens = table(client, None)
+    hub = client.app.state.hub
+
+    async def slow(_game: str, state: Any, _seat: int, _bot: str, **_kw: Any) -> str:
+        await __import__("asyncio").sleep(3600)  # the bot never answers: the claim comes first
+        return state.legal_moves()[0]
+
+    hub.chooser = slow
+    first = client.get(f"/api/games/{game_id}/view").json()["to_play"]
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        hello(ws, tokens[1 - first])
+        ws.send_json({"type": "claim_win"})
+        assert read_until(ws, "error")[0]["code"] == "no_claim"  # the opponent has not left
+        hub.settings.abandon_timeout = 0.0
+        client.portal.call(hub.matches[game_id].presence_changed)
+        taken = read_until(ws, "table")[0]
+        while not taken["game"]["seats"][first].get("takeover"):
+            taken = read_until(ws, "table")[0]
+        ws.send_json({"type": "claim_win"})
+        final = read_until(ws, "state")[0]
+        while final["status"] != "finished":
+            final = read_until(ws, "state")[0]
+    assert final["result"]["winner"] == 1 - first and final["result"]["termination"] == "abandoned"

@@ -407,6 +407,8 @@ class Match:
         except StoreUnavailable:
             raise MoveRefused("store_unavailable", "the game store is failing; try again shortly") from None
         self.ended, self.clock, self.draw_offer = result, clock, None
+        if self._bot_task is not None:
+            self._bot_task.cancel()  # a bot thinking for the ended game has nothing left to decide
         self.info.status, self.info.result = "finished", result
         self.hub.broadcast_state(self)
 
@@ -449,6 +451,15 @@ class Match:
             raise MoveRefused("not_your_seat", f"seat {item.seat} is played by a bot")
         if item.action == "resign":
             await self._lose(item.seat, "resign")
+            return
+        if item.action == "claim_win":
+            other = self.info.seat(1 - item.seat) if self._decides_alone() else None
+            if other is None or other.kind != "bot" or other.left != "abandoned":
+                raise MoveRefused(
+                    "no_claim", "a win is claimed only once the opponent left and a bot took over"
+                )
+            outcome = Outcome.single(item.seat, 2, "abandoned", termination="abandoned")
+            await self._end(outcome.to_json())
             return
         if not self._decides_alone():
             raise MoveRefused("draw_unavailable", "draws are agreed only in two-seat games")

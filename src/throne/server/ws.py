@@ -24,7 +24,7 @@ from throne.store.repo import GameInfo, NotFound
 router = APIRouter()
 log = logging.getLogger(__name__)
 MOVE_MAX = 256
-CONTROLS = ("resign", "draw_offer", "draw_answer", "rematch")
+CONTROLS = ("resign", "draw_offer", "draw_answer", "rematch", "claim_win")
 
 
 class _Bucket:

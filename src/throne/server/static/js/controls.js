@@ -30,6 +30,7 @@ export class TableControls {
     $("#ctl-accept").addEventListener("click", () => this.send({ type: "draw_answer", accept: true }));
     $("#ctl-decline").addEventListener("click", () => this.send({ type: "draw_answer", accept: false }));
     $("#ctl-rematch").addEventListener("click", () => this.send({ type: "rematch" }));
+    $("#ctl-claim").addEventListener("click", () => this.send({ type: "claim_win" }));
     const sound = $("#ctl-sound");
     sound.checked = this.sound;
     sound.addEventListener("change", () => {
@@ -87,6 +88,8 @@ export class TableControls {
     $("#controls").hidden = !this.summary || this.summary.status === "open";
     $("#ctl-resign").hidden = !(live && seated);
     $("#ctl-draw").hidden = !(live && seated && drawable);
+    const left = this.summary ? this.summary.seats.some((s) => s.seat !== this.seat && s.kind === "bot" && s.takeover) : false;
+    $("#ctl-claim").hidden = !(live && seated && drawable && left);
     const draw = msg && msg.offers ? msg.offers.draw : null;
     const incoming = live && seated && draw !== null && draw !== undefined && draw !== this.seat;
     $("#ctl-draw-answer").hidden = !incoming;
