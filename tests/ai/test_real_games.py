@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 from typer.testing import CliRunner
 
+from tests import asyncrun
 from throne import ai
 from throne.cli import app
 from throne.scaleout import arena
@@ -22,7 +22,7 @@ def test_choose_move_on_a_leaders_position() -> None:
 
 def test_choose_move_async_on_a_hidden_leaders_position() -> None:
     state = hidden_positions(5, 1, seed=9)[0]
-    move = asyncio.run(
+    move = asyncrun.run(
         ai.choose_move_async("hidden-leaders", state, state.to_play, "greedy", seed=2, timeout=30)
     )
     assert move in state.legal_moves()

@@ -9,6 +9,7 @@ import time
 
 import pytest
 
+from tests import asyncrun
 from throne import ai
 from throne.ai import worker
 
@@ -86,7 +87,7 @@ def test_async_choose_move_does_not_block_the_loop() -> None:
         tick_task.cancel()
         return move, ticks
 
-    move, ticks = asyncio.run(main())
+    move, ticks = asyncrun.run(main())
     assert move in TicTacToe().legal_moves()
     assert ticks > 5
 
@@ -101,7 +102,7 @@ def test_cancelled_async_request_kills_its_search() -> None:
         with pytest.raises(asyncio.CancelledError):
             await task
 
-    asyncio.run(main())
+    asyncrun.run(main())
     pool, _ = worker._get_pool()
     # the sleeping worker is killed (the waiting thread notices within a poll interval) and the pool answers
     for _ in range(200):
@@ -121,7 +122,7 @@ def test_concurrent_async_requests() -> None:
             *(ai.choose_move_async("nim", s, 0, "random", seed=i, timeout=30) for i, s in enumerate(states))
         )
 
-    moves = asyncio.run(main())
+    moves = asyncrun.run(main())
     assert all(m in Nim([3, 4, 5]).legal_moves() for m in moves)
 
 

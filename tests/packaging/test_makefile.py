@@ -73,5 +73,8 @@ def test_a_changed_pyproject_reinstalls_into_the_same_venv(tmp_path: Path) -> No
     stamp = tmp_path / ".venv/.installed-server"
     stamp.touch()
     os.utime(stamp, (stamp.stat().st_mtime - 60,) * 2)  # older than pyproject.toml
-    result = subprocess.run(["make", "-n", "serve"], cwd=tmp_path, capture_output=True, text=True, check=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("MAKE", "MFLAGS"))}
+    result = subprocess.run(
+        ["make", "-n", "serve"], cwd=tmp_path, env=env, capture_output=True, text=True, check=True
+    )
     assert result.stdout.splitlines() == [*pip("[server]", "server"), SERVE]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import random
 from pathlib import Path
 from typing import Any
@@ -12,6 +11,7 @@ import sqlalchemy as sa
 from alembic import command
 from fastapi.testclient import TestClient
 
+from tests import asyncrun
 from throne.games import hidden_leaders as hl
 from throne.games import leaders
 from throne.server import lobby
@@ -103,5 +103,5 @@ def test_bots_get_fresh_seeds_unrelated_to_the_game(client: TestClient) -> None:
     hub.chooser = chooser
     state = leaders.new_game(seed=1)
     for _ in range(3):
-        asyncio.run(hub.choose_move("leaders", state, 0, "hard", ply=0))
+        asyncrun.run(hub.choose_move("leaders", state, 0, "hard", ply=0))
     assert len(set(seeds)) == 3 and all(0 <= s < 2**63 for s in seeds)
