@@ -197,7 +197,8 @@ def test_draw_offers_declined_refused_and_accepted(client: TestClient, fake: Fak
         assert read_until(ws0, "error")[0]["code"] == "bad_message"
         ws0.send_json({"type": "draw_offer"})
         offered = read_until(ws1, "state", 0)[0]
-        assert offered["offers"] == {"draw": 0, "draw_allowed": True} and offered["status"] == "live"
+        assert offered["offers"]["draw"] == 0 and offered["offers"]["draw_allowed"]
+        assert offered["status"] == "live" and offered["offers"]["takeback"] is None
         ws0.send_json({"type": "draw_offer"})
         assert read_until(ws0, "error")[0]["code"] == "offer_pending"
         ws0.send_json({"type": "draw_answer", "accept": True})

@@ -185,6 +185,12 @@ class GameSpec:
     - `events(before, move, after, seat, reveal)` describes what `move` (played on `before`, giving `after`)
       did, as JSON-safe events that `seat` may see (None: a spectator; `reveal`: every secret, for replays
       of finished games); see each engine's `events` module. Without it a game has no events.
+    - `reveals(before, move, after)` tells whether `move` made hidden information known to a seat that did
+      not know it or drew randomness (a card from a deck): a takeback never goes back past such a move.
+      Without it, a game with perfect information reveals nothing and any other game reveals with every
+      move.
+    - `deciding(state)` tells whether a decision inside another seat's turn is pending (a resolution
+      waiting for a seat): no takeback is asked then. Without it, never.
     - `fast_path` names the engine module bots and RL adapters may use for speed (documented there).
     - `renderer` names the web client's table renderer (one of `RENDERERS`; the pages pass it to the
       scripts, which never branch on the game id): "generic" shows the seat's view as data, the legal
@@ -210,6 +216,8 @@ class GameSpec:
     blind: Callable[[Any, int], Any] | None = None
     check_options: Callable[[int, dict[str, Any]], None] = _no_check
     events: Callable[[Any, str, Any, int | None, bool], list[dict[str, Any]]] | None = None
+    reveals: Callable[[Any, str, Any], bool] | None = None
+    deciding: Callable[[Any], bool] | None = None
     fast_path: str | None = None
     warmup: tuple[str, ...] = ()
     names: Mapping[str, str] = field(default_factory=dict)
@@ -324,6 +332,16 @@ class GameSpec:
     ) -> list[dict[str, Any]]:
         """The events of one move as `seat` may see them ([] for a game without events)."""
         return [] if self.events is None else self.events(before, move, after, seat, reveal)
+
+    def move_reveals(self, before: Any, move: str, after: Any) -> bool:
+        """Whether `move` revealed hidden information or drew randomness (see `reveals`)."""
+        if self.reveals is None:
+            return not self.perfect_information
+        return bool(self.reveals(before, move, after))
+
+    def decision_pending(self, state: Any) -> bool:
+        """Whether a decision inside another seat's turn is pending (see `deciding`)."""
+        return False if self.deciding is None else bool(self.deciding(state))
 
     def display_name(self, lang: str = "en") -> str:
         return self.names.get(lang, self.name)

@@ -583,7 +583,9 @@ class Hub:
             "result": result,
             "events": events or [],
             "clocks": match.clocks() if match is not None else None,
-            "offers": match.offers() if match is not None else {"draw": None, "draw_allowed": False},
+            "offers": match.offers()
+            if match is not None
+            else {"draw": None, "draw_allowed": False, "takeback": None, "undo_allowed": False},
         }
 
     def broadcast_state(self, match: Match) -> None:

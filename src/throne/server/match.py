@@ -109,6 +109,11 @@ class Match:
         self.ended: dict[str, Any] | None = None  # a result the engine did not reach (timeout, resign, draw)
         self.draw_offer: int | None = None  # the seat offering a draw, until answered or a move is played
         self._returning: set[int] = set()  # seats left by abandonment whose player is connected again
+        self.takeback: int | None = None  # the seat asking to take its last move back, until answered
+        self._takeback_yes: set[int] = set()  # the seats that accepted it so far
+        self._clock_at: dict[int, dict[str, Any]] = {}  # ply -> clock snapshot stored with that move
+        if self.clock.timed:
+            self._clock_at[self.ply] = self.clock.snapshot(self.hub.now_ms())
 
     def _load_clock(self, info: GameInfo) -> Clock:
         now = self.hub.now_ms()
@@ -141,7 +146,12 @@ class Match:
 
     def offers(self) -> dict[str, Any]:
         """Pending offers, as the `state` message carries them."""
-        return {"draw": self.draw_offer, "draw_allowed": self._decides_alone()}
+        return {
+            "draw": self.draw_offer,
+            "draw_allowed": self._decides_alone(),
+            "takeback": self.takeback,
+            "undo_allowed": not self.info.rated,
+        }
 
     # ---- called by the hub / connections ------------------------------------------------------------------
     def start(self) -> None:
@@ -318,8 +328,11 @@ class Match:
         snapshot = clock.snapshot(now) if clock.timed else None
         await self._store(item, self.game_id, ply, item.seat, item.move, result, rate, snapshot)
         self.state, self.ply, self.clock = state, ply + 1, clock  # one step: state, ply and clock agree
+        if snapshot is not None:
+            self._clock_at[self.ply] = snapshot
         if self.draw_offer is not None and self.draw_offer != item.seat:
             self.draw_offer = None  # a move instead of an answer declines the draw
+        self.takeback = None  # a move instead of an answer declines a takeback
         try:
             self.events.add(self.kind, self.ply, item.seat, live, item.move, state)
         except Exception:  # a description that fails must not undo a committed move
@@ -461,6 +474,12 @@ class Match:
             outcome = Outcome.single(item.seat, 2, "abandoned", termination="abandoned")
             await self._end(outcome.to_json())
             return
+        if item.action in ("takeback_request", "undo"):
+            await self._ask_takeback(item.seat, undo=item.action == "undo")
+            return
+        if item.action == "takeback_answer":
+            await self._answer_takeback(item.seat, item.accept)
+            return
         if not self._decides_alone():
             raise MoveRefused("draw_unavailable", "draws are agreed only in two-seat games")
         if item.action == "draw_offer":
@@ -482,6 +501,98 @@ class Match:
         else:
             self.draw_offer = None
             self.hub.broadcast_state(self)
+
+    # ---- takebacks -----------------------------------------------------------------------------------------
+    async def _ask_takeback(self, seat: int, undo: bool) -> None:
+        """An undo (the seat's own last move, within its turn, unrated games) is made at once; a takeback
+        request waits for every other person's answer (bots accept in unrated games)."""
+        if undo:
+            if self.info.rated:
+                raise MoveRefused("undo_unavailable", "a rated game has no undo: ask for a takeback")
+            if self.state.to_play != seat:
+                raise MoveRefused("not_your_turn", "an undo takes back a move of your own turn")
+        else:
+            if self.takeback is not None:
+                raise MoveRefused("offer_pending", "a takeback request is already waiting for an answer")
+            if self.kind.spec.decision_pending(self.state) and self.state.to_play != seat:
+                raise MoveRefused(
+                    "decision_pending", f"seat {self.state.to_play} must decide first; ask again afterwards"
+                )
+        keep, state = await self._takeback_point(seat, undo)
+        others = [s for s in self.info.seats if s.seat != seat]
+        if not undo and self.info.rated and any(s.kind != "human" for s in others):
+            raise MoveRefused("takeback_declined", "the bot declines takebacks in a rated game")
+        if undo or all(s.kind != "human" for s in others):
+            await self._take_back(keep, state)
+            return
+        self.takeback, self._takeback_yes = seat, set()
+        self.hub.broadcast_state(self)
+
+    async def _answer_takeback(self, seat: int, accept: bool) -> None:
+        asker = self.takeback
+        if asker is None or asker == seat:
+            raise MoveRefused("no_offer", "there is no takeback request for you to answer")
+        if not accept:
+            self.takeback = None
+            self.hub.broadcast_state(self)
+            return
+        self._takeback_yes.add(seat)
+        agreed = {asker, *self._takeback_yes}
+        waiting = [s.seat for s in self.info.seats if s.kind == "human" and s.seat not in agreed]
+        if waiting:
+            self.hub.broadcast_state(self)
+            return
+        keep, state = await self._takeback_point(asker, False)
+        await self._take_back(keep, state)
+
+    async def _takeback_point(self, seat: int, undo: bool) -> tuple[int, Any]:
+        from throne.server import takeback as tb
+
+        try:
+            moves = await self.hub.db(self.hub.repo.moves, self.game_id)
+        except StoreUnavailable:
+            raise MoveRefused("store_unavailable", "the game store is failing; try again shortly") from None
+        if len(moves) != self.ply:
+            self._mark_dirty()
+            raise MoveRefused("stale", "the game moved on; its position is being read back")
+        try:
+            keep = tb.keep_point(moves, seat, undo)
+            state = await self.hub.cpu(tb.take_back, self.kind, self.info, moves, keep)
+        except tb.Refused as exc:
+            if self.takeback is not None and not undo:
+                self.takeback = None
+                self.hub.broadcast_state(self)
+            raise MoveRefused(exc.code, exc.message) from None
+        return keep, state
+
+    async def _take_back(self, keep: int, state: Any) -> None:
+        """Removes the moves after `keep` from the log (one transaction), then shows the position kept with
+        the clocks stored with its last move."""
+        now = self.hub.now_ms()
+        to_play = None if state.is_over else state.to_play
+        if self.clock.timed:
+            snap = self._clock_at.get(keep) or self.clock.snapshot(now)
+            clock = Clock.restore(snap, now)
+        else:
+            clock = self.clock.copy()
+        clock.start(to_play, now)
+        snapshot = clock.snapshot(now) if clock.timed else None
+        try:
+            await self.hub.db(self.hub.repo.take_back, self.game_id, self.ply, keep, snapshot)
+        except StalePly:
+            self._mark_dirty()
+            raise MoveRefused("stale", "the game moved on; its position is being read back") from None
+        except StoreUnavailable:
+            raise MoveRefused("store_unavailable", "the game store is failing; try again shortly") from None
+        self.state, self.ply, self.clock = state, keep, clock
+        self.takeback, self.draw_offer = None, None
+        self._clock_at = {p: c for p, c in self._clock_at.items() if p <= keep}
+        self.events.clear()  # the moves taken back were described; the client rereads the state
+        if self._bot_task is not None:
+            self._bot_task.cancel()
+        self._bot_ply = None
+        log.info("game %s: moves after ply %d taken back", self.game_id, keep)
+        self.hub.broadcast_state(self)
 
     def _arm_flag(self) -> None:
         if self._flag_timer is not None:
@@ -540,6 +651,8 @@ class Match:
         changed = len(moves) != self.ply or info.status != self.info.status
         self.state, self.info, self.ply, self._dirty = state, info, len(moves), False
         self.clock = self._load_clock(info)
+        self._clock_at = {self.ply: self.clock.snapshot(self.hub.now_ms())} if self.clock.timed else {}
+        self.takeback = None
         if info.status == "finished" and not state.is_over:
             self.ended = info.result
         if changed:

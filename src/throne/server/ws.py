@@ -24,7 +24,17 @@ from throne.store.repo import GameInfo, NotFound
 router = APIRouter()
 log = logging.getLogger(__name__)
 MOVE_MAX = 256
-CONTROLS = ("resign", "draw_offer", "draw_answer", "rematch", "claim_win")
+CONTROLS = (
+    "resign",
+    "draw_offer",
+    "draw_answer",
+    "rematch",
+    "claim_win",
+    "takeback_request",
+    "takeback_answer",
+    "undo",
+)
+ANSWERS = ("draw_answer", "takeback_answer")
 
 
 class _Bucket:
@@ -180,13 +190,14 @@ class _Session:
         return origin is None or urlsplit(origin).netloc == self.ws.headers.get("host")
 
     async def control(self, kind: str, msg: dict[str, Any]) -> None:
-        """resign, draw_offer, draw_answer {"accept": bool}: the seat's person only."""
+        """resign, draw_offer, draw_answer / takeback_answer {"accept": bool}, takeback_request, undo, claim_win,
+        rematch: the seat's person only."""
         if not self.greeted:
             self.refuse("need_hello", "send hello first", request=kind)
             return
         accept = msg.get("accept", False)
-        if kind == "draw_answer" and not isinstance(msg.get("accept"), bool):
-            self.refuse("bad_message", 'draw_answer has a boolean field "accept"', request=kind)
+        if kind in ANSWERS and not isinstance(msg.get("accept"), bool):
+            self.refuse("bad_message", f'{kind} has a boolean field "accept"', request=kind)
             return
         if self.conn.seat is None:
             self.refuse("spectator", f"spectators cannot {kind.replace('_', ' ')}", request=kind)

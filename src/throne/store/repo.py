@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -464,6 +464,26 @@ class Repo:
                 if rate is not None:
                     s.flush()
                     rate(s, _info(s, s.get(Game, game_id)))
+
+    def take_back(self, game_id: int, ply: int, keep: int, clock: dict[str, Any] | None = None) -> None:
+        """A takeback: removes moves `keep`.. of a live game at `ply` and stores the clock snapshot of the
+        position kept (None: unchanged), atomically, so that a replay of the log gives the position kept.
+
+        Raises StalePly when the game is not live at exactly `ply`."""
+        if not 0 <= keep < ply:
+            raise ValueError(f"cannot keep {keep} of {ply} moves")
+        with self.db.sessions.begin() as s:
+            values: dict[str, Any] = {"ply": keep}
+            if clock is not None:
+                values["clock"] = clock
+            done = s.execute(
+                update(Game)
+                .where(Game.id == game_id, Game.status == "live", Game.ply == ply)
+                .values(**values)
+            )
+            if done.rowcount != 1:
+                raise StalePly(f"game {game_id} is not live at ply {ply}")
+            s.execute(delete(Move).where(Move.game_id == game_id, Move.ply >= keep))
 
     def save_clock(self, game_id: int, ply: int, clock: dict[str, Any]) -> bool:
         """A clock checkpoint of a live game at `ply`; False when the game moved on or ended meanwhile."""

@@ -215,6 +215,37 @@ def events(before: State, move: str, after: State, viewer: int | None, reveal: b
     return out
 
 
+def reveals(before: State, move: str, after: State) -> bool:
+    """Whether ``move`` made a card known to a seat that did not know it (a card turned or played face up, a
+    look, a card taken into a hand) or drew randomness (a draw or refill from the Harbor, a reshuffle, Fate
+    cards): a takeback never goes back past it."""
+    if after.phase == "over":
+        return True
+    old, new = locate(before), locate(after)
+    for card, dst in new.items():
+        src = old.get(card)
+        if src is None or src == dst:
+            continue
+        if (_public(dst) and not _public(src)) or src[0] == "harbor" or dst[0] == "harbor":
+            return True
+        if dst[0] in ("hand", "pending") and dst[1] is not None and src[1] != dst[1]:
+            return True  # a seat now holds a card it did not hold
+    for seat in range(min(len(before.known), len(after.known))):
+        for card, code in after.known[seat].items():
+            held = old.get(card, ("", None, None))
+            if before.known[seat].get(card) != code and not (held[0] in _HELD and held[1] == seat):
+                return True  # the seat learnt where a card it did not hold went
+    return _fates(after) > _fates(before)
+
+
+_HELD = ("hand", "party", "pending")
+
+
+def deciding(st: State) -> bool:
+    """Whether a card's resolution waits for a decision (of any seat): no takeback is asked meanwhile."""
+    return st.phase == "resolve"
+
+
 def ending(st: State) -> Event:
     """Why a finished game ended and who won (everything is public once the game is over)."""
     n = rules.threshold(st)

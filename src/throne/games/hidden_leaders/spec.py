@@ -9,7 +9,9 @@ from ..api import GameSpec, Option
 from ..randomness import RNG_VERSION
 from . import moves
 from .cards import MODULES, THRESHOLDS
+from .events import deciding as _deciding
 from .events import events as _events
+from .events import reveals as _reveals
 from .record import RecordError, record_to_state
 from .rules import new_game
 from .state import IllegalMoveError, State
@@ -65,6 +67,8 @@ SPEC = GameSpec(
     reveal=_dump,
     check_options=_check,
     events=_events,
+    reveals=_reveals,
+    deciding=_deciding,
     fast_path="throne.games.hidden_leaders.fast",
     move_grammar=moves.grammar,
     warmup=("throne.games.hidden_leaders",),

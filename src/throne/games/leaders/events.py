@@ -124,6 +124,11 @@ def events(before: State, move: str, after: State) -> list[Event]:
     return out
 
 
+def reveals(before: State, move: str, after: State) -> bool:
+    """Whether ``move`` refilled the market from the deck (a card nobody knew): no takeback past it."""
+    return any(e["type"] == "refill" and e["card"] is not None for e in events(before, move, after))
+
+
 def _ending(after: State) -> Event:
     reason = after.termination
     ev: Event = {"type": "game-end", "reason": reason, "winner": after.winner, "leader": None, "loser": None,

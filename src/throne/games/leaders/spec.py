@@ -51,6 +51,7 @@ SPEC = GameSpec(
     public_move=_public_move,
     blind=_blind,
     events=_events,
+    reveals=_ev.reveals,
     fast_path="throne.games.leaders.fast",
     warmup=("throne.games.leaders",),
     notation="docs/leaders.md: moves like 'd1-d2', 'c3:c4>c5', '+RI@a1', 'end', 'ban NE'",
