@@ -54,6 +54,16 @@ def test_hidden_leaders_every_revealing_event_is_a_boundary(seed: int) -> None:
             assert state.phase == "resolve"
 
 
+def test_a_card_played_face_up_reveals_it() -> None:
+    spec = games.get("hidden-leaders")
+    state = spec.new_state(0, 3, None)
+    while not any(m.startswith("play") for m in state.legal_moves()):
+        state.play(state.legal_moves()[0])
+    before, move = state.clone(), next(m for m in state.legal_moves() if m.startswith("play"))
+    state.play(move)
+    assert spec.move_reveals(before, move, state)
+
+
 def test_a_game_without_the_hook_reveals_only_without_perfect_information() -> None:
     leaders = games.get("leaders")
     assert leaders.reveals is not None and leaders.deciding is None

@@ -190,8 +190,8 @@ class _Session:
         return origin is None or urlsplit(origin).netloc == self.ws.headers.get("host")
 
     async def control(self, kind: str, msg: dict[str, Any]) -> None:
-        """resign, draw_offer, draw_answer / takeback_answer {"accept": bool}, takeback_request, undo, claim_win,
-        rematch: the seat's person only."""
+        """resign, draw_offer, draw_answer / takeback_answer {"accept": bool}, takeback_request, undo,
+        claim_win, rematch: the seat's person only."""
         if not self.greeted:
             self.refuse("need_hello", "send hello first", request=kind)
             return
