@@ -9,7 +9,8 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
-from throne import i18n
+from tests.games import toy_game
+from throne import games, i18n
 from throne.games import leaders
 from throne.games.leaders import tutorial as leaders_tutorial
 from throne.server import tutorials
@@ -106,3 +107,14 @@ def test_tutorial_pages_render(client: TestClient, path: str, lang: str) -> None
 
 def test_unknown_tutorial_is_404(client: TestClient) -> None:
     assert client.get("/tutorial/chess").status_code == 404
+
+
+def test_a_game_without_a_tutorial_has_none(client: TestClient) -> None:
+    games.register(toy_game.SPEC)  # its spec names no tutorial
+    try:
+        assert toy_game.SPEC.tutorial is None and toy_game.SPEC.load_tutorial() is None
+        assert client.get(f"/tutorial/{toy_game.GAME}").status_code == 404
+        assert client.get(f"/api/tutorials/{toy_game.GAME}/0").status_code == 404
+        assert client.post(f"/api/tutorials/{toy_game.GAME}", json={"moves": []}).status_code == 404
+    finally:
+        games.unregister(toy_game.GAME)
