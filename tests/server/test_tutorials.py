@@ -9,8 +9,10 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
-from throne import i18n
+from tests.games import toy_game
+from throne import games, i18n
 from throne.games import leaders
+from throne.games.leaders import tutorial as leaders_tutorial
 from throne.server import tutorials
 from throne.server.app import create_app
 from throne.server.config import Settings
@@ -33,8 +35,8 @@ LESSONS = [
 
 
 def test_the_lessons_are_the_scripted_ones() -> None:
-    assert [x.key for x in tutorials.LEADERS_LESSONS] == [row[0] for row in LESSONS]
-    for lesson in tutorials.LEADERS_LESSONS:  # every position is a live game with South to play
+    assert [x.key for x in leaders_tutorial.LESSONS] == [row[0] for row in LESSONS]
+    for lesson in leaders_tutorial.LESSONS:  # every position is a live game with South to play
         st = leaders.from_position(lesson.position)
         assert not st.is_over and st.to_play == 0
 
@@ -78,7 +80,7 @@ def test_bad_moves_are_refused_precisely(client: TestClient, path: str, body: di
 def test_the_hidden_leaders_turn_ends_when_the_engine_passes_it_on(client: TestClient) -> None:
     moves: list[str] = []
     kinds = []
-    for _ in range(tutorials.HL_MAX_MOVES):
+    for _ in range(tutorials.MAX_MOVES):
         data = client.post("/api/tutorials/hidden-leaders", json={"moves": moves}).json()
         if data["done"]:
             break
@@ -105,3 +107,14 @@ def test_tutorial_pages_render(client: TestClient, path: str, lang: str) -> None
 
 def test_unknown_tutorial_is_404(client: TestClient) -> None:
     assert client.get("/tutorial/chess").status_code == 404
+
+
+def test_a_game_without_a_tutorial_has_none(client: TestClient) -> None:
+    games.register(toy_game.SPEC)  # its spec names no tutorial
+    try:
+        assert toy_game.SPEC.tutorial is None and toy_game.SPEC.load_tutorial() is None
+        assert client.get(f"/tutorial/{toy_game.GAME}").status_code == 404
+        assert client.get(f"/api/tutorials/{toy_game.GAME}/0").status_code == 404
+        assert client.post(f"/api/tutorials/{toy_game.GAME}", json={"moves": []}).status_code == 404
+    finally:
+        games.unregister(toy_game.GAME)

@@ -11,6 +11,7 @@ the only thing that changes, and a game is its seed, its options and its move li
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
@@ -192,6 +193,8 @@ class GameSpec:
     - `deciding(state)` tells whether a decision inside another seat's turn is pending (a resolution
       waiting for a seat): no takeback is asked then. Without it, never.
     - `fast_path` names the engine module bots and RL adapters may use for speed (documented there).
+    - `tutorial` names the module whose `TUTORIAL` (`throne.games.tutorial`: scripted `Lessons` or a first
+      `Turn`) is the game's guided tutorial; None: the game has none (the server offers none).
     - `renderer` names the web client's table renderer (one of `RENDERERS`; the pages pass it to the
       scripts, which never branch on the game id): "generic" shows the seat's view as data, the legal
       moves as buttons and the move list, which any game can use.
@@ -224,6 +227,7 @@ class GameSpec:
     notation: str = ""
     move_grammar: Callable[[], list[dict[str, str]]] | None = None
     renderer: str = "generic"
+    tutorial: str | None = None
     # Names of the engine seats a player may choose at table creation (seat 0 first); empty: numbered seats.
     seat_names: tuple[str, ...] = ()
 
@@ -342,6 +346,12 @@ class GameSpec:
     def decision_pending(self, state: Any) -> bool:
         """Whether a decision inside another seat's turn is pending (see `deciding`)."""
         return False if self.deciding is None else bool(self.deciding(state))
+
+    def load_tutorial(self) -> Any:
+        """The game's guided tutorial (`throne.games.tutorial.Lessons` or `Turn`), or None."""
+        if self.tutorial is None:
+            return None
+        return importlib.import_module(self.tutorial).TUTORIAL
 
     def display_name(self, lang: str = "en") -> str:
         return self.names.get(lang, self.name)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from throne import i18n
+from throne import games, i18n
 
 LANG = "en"
 _OWNED = {"bury", "place", "take", "return", "turn-up", "turn-down"}
@@ -37,17 +37,24 @@ def _card(card: str) -> str:
 
 
 class Narrator:
-    """Sentences for the events of one game as ``seat`` sees them (``name(seat)``: a Hidden Leaders seat's
-    name; Leaders seats are South and North)."""
+    """Sentences for the events of one game as ``seat`` sees them.
+
+    Seats are named by the game's spec (``seat_names``, through the catalogue's ``ui.<game>.<name>`` as the
+    lobby does), else by ``name(seat)``. The wording follows each event's own fields, never the game id."""
 
     def __init__(self, game: str, seat: int | None, name: Callable[[int], str] | None = None) -> None:
         self.game, self.seat, self.name = game, seat, name
+        self.seat_names = games.get(game).seat_names
 
     def who(self, seat: int | None) -> str:
         if seat is not None and seat == self.seat:
             return _t("ui.ev.you")
-        if self.game == "leaders":
-            return _t("ui.leaders.south" if seat == 0 else "ui.leaders.north")
+        if seat is not None and 0 <= seat < len(self.seat_names):
+            name = self.seat_names[seat]
+            try:
+                return _t(f"ui.{self.game}.{name}")
+            except i18n.UnknownMessageError:  # a game whose seat names are not in the catalogue
+                return name
         return self.name(seat) if self.name and seat is not None else f"seat {seat}"
 
     def piece(self, code: str, side: int) -> str:
@@ -108,12 +115,12 @@ class Narrator:
             return _t("ui.ev.l.refill", card=_piece(ev["card"])) if ev["card"] else _t("ui.ev.l.refill_empty")
         if kind == "ban":
             return _t("ui.ev.l.ban", who=self.who(ev["side"]), card=_piece(ev["card"]))
-        if kind == "turn-end":
-            if self.game == "leaders":
+        if kind == "turn-end":  # a numbered turn of a side (Leaders) or the end of a seat's turn
+            if "turn" in ev:
                 return _t("ui.ev.l.turn_end", who=self.who(ev["side"]), n=ev["turn"])
             return _t("ui.ev.hl.turn_end", who=by)
-        if kind == "game-end":
-            return self._leaders_end(ev) if self.game == "leaders" else self._hidden_end(ev)
+        if kind == "game-end":  # a termination reason (Leaders) or a winning faction (Hidden Leaders)
+            return self._leaders_end(ev) if "reason" in ev else self._hidden_end(ev)
         if kind in ("setup", "pass"):
             return _t(f"ui.ev.hl.{kind}", who=by)
         if kind == "play":

@@ -48,6 +48,7 @@ SPEC = GameSpec(
     id="hidden-leaders",
     name="Hidden Leaders",
     renderer="hidden-table",
+    tutorial="throne.games.hidden_leaders.tutorial",
     players=(2, 3, 4, 5, 6),
     default_players=4,
     new_game=_new,

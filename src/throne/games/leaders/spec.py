@@ -37,6 +37,7 @@ SPEC = GameSpec(
     id="leaders",
     name="Leaders",
     renderer="leaders-table",
+    tutorial="throne.games.leaders.tutorial",
     players=(2,),
     new_game=_new,
     from_record=record_to_state,

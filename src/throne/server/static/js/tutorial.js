@@ -43,7 +43,7 @@ async function call(path, body) {
 
 async function leadersStep(n) {
   step = n;
-  const data = await call(`/api/tutorials/leaders/${n}`);
+  const data = await call(`/api/tutorials/${root.dataset.gameId}/${n}`);
   if (!data) return;
   steps = data.steps;
   controller.setMoves([]); // each lesson is a position of its own
@@ -61,7 +61,7 @@ function showLeaders(data, feedback, state) {
 }
 
 async function leadersMove(move) {
-  const data = await call(`/api/tutorials/leaders/${step}`, { move });
+  const data = await call(`/api/tutorials/${root.dataset.gameId}/${step}`, { move });
   if (!data) {
     await leadersStep(step);
     return;
@@ -80,7 +80,7 @@ async function leadersMove(move) {
 // ----------------------------------------------------------------- Hidden Leaders: one guided turn, replayed
 
 async function hiddenUpdate() {
-  const data = await call("/api/tutorials/hidden-leaders", { moves });
+  const data = await call(`/api/tutorials/${root.dataset.gameId}`, { moves });
   if (!data) {
     moves.pop();
     return;
