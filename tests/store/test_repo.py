@@ -171,6 +171,23 @@ def test_move_log_is_append_only_and_exactly_once(repo: Repo) -> None:
     assert info.finished_at is not None and info.finished_at.tzinfo is not None
 
 
+def test_a_takeback_truncates_the_tail_with_its_clock_in_one_step(repo: Repo) -> None:
+    game_id = _table(repo, players=2)
+    _fill(repo, game_id, 2)
+    repo.start_game(game_id, seed=1, order=[0, 1])
+    for ply, move in enumerate("abc"):
+        repo.append_move(game_id, ply, ply % 2, move, clock={"at": ply})
+    for ply, keep in ((2, 1), (3, 3), (3, -1)):  # not the stored ply; nothing to remove; nonsense
+        with pytest.raises((StalePly, ValueError)):
+            repo.take_back(game_id, ply, keep, {"at": "kept"})
+    assert repo.moves(game_id) == [(0, "a"), (1, "b"), (0, "c")]
+    repo.take_back(game_id, 3, 1, {"at": "kept"})
+    info = repo.get_game(game_id)
+    assert repo.moves(game_id) == [(0, "a")] and info.ply == 1 and info.clock == {"at": "kept"}
+    repo.append_move(game_id, 1, 1, "d")  # the log goes on from the position kept
+    assert repo.moves(game_id) == [(0, "a"), (1, "d")]
+
+
 def test_final_move_and_its_ratings_commit_together(repo: Repo) -> None:
     game_id = _table(repo, players=2)
     _fill(repo, game_id, 2)

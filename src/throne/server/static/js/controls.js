@@ -1,4 +1,4 @@
-// Table controls: clocks, resign, draw offers, new game, the notice of a disconnected player, and "your turn"
+// Table controls: clocks, resign, draw offers, takebacks and undo, new game, the notice of a disconnected player, and "your turn"
 // in the tab title (plus an optional sound and browser notification, both off by default). Everything it sends
 // is a plain protocol message; the server refuses what is not allowed.
 import { t } from "./i18n.js";
@@ -29,6 +29,10 @@ export class TableControls {
     $("#ctl-draw").addEventListener("click", () => this.send({ type: "draw_offer" }));
     $("#ctl-accept").addEventListener("click", () => this.send({ type: "draw_answer", accept: true }));
     $("#ctl-decline").addEventListener("click", () => this.send({ type: "draw_answer", accept: false }));
+    $("#ctl-undo").addEventListener("click", () => this.send({ type: "undo" }));
+    $("#ctl-takeback").addEventListener("click", () => this.send({ type: "takeback_request" }));
+    $("#ctl-takeback-accept").addEventListener("click", () => this.send({ type: "takeback_answer", accept: true }));
+    $("#ctl-takeback-decline").addEventListener("click", () => this.send({ type: "takeback_answer", accept: false }));
     $("#ctl-rematch").addEventListener("click", () => this.send({ type: "rematch" }));
     $("#ctl-claim").addEventListener("click", () => this.send({ type: "claim_win" }));
     const sound = $("#ctl-sound");
@@ -95,6 +99,18 @@ export class TableControls {
     $("#ctl-draw-answer").hidden = !incoming;
     if (incoming) $("#ctl-draw-text").textContent = t("ui.ctl.draw_incoming", { name: this.seatName(draw) });
     $("#ctl-draw-sent").hidden = !(live && draw === this.seat && seated);
+    // Takebacks: any game, once this seat moved (the server refuses past revealed information); an undo of
+    // one's own move while the turn lasts, in unrated games.
+    const offers = msg && msg.offers ? msg.offers : {};
+    const ply = msg && typeof msg.ply === "number" ? msg.ply : 0;
+    const asked = offers.takeback;
+    const pending = asked !== null && asked !== undefined;
+    $("#ctl-takeback").hidden = !(live && seated && ply > 0 && !pending);
+    $("#ctl-undo").hidden = !(live && seated && ply > 0 && offers.undo_allowed && msg.your_turn);
+    $("#ctl-takeback-sent").hidden = !(live && seated && pending && asked === this.seat);
+    const answer = live && seated && pending && asked !== this.seat;
+    $("#ctl-takeback-answer").hidden = !answer;
+    if (answer) $("#ctl-takeback-text").textContent = t("ui.ctl.takeback_incoming", { name: this.seatName(asked) });
     const finished = !live && this.summary && this.summary.status === "finished";
     $("#ctl-new").hidden = !finished;
     $("#ctl-rematch").hidden = !(finished && seated) || this.rematchAsked;

@@ -1,0 +1,48 @@
+"""Takebacks in a real browser: a move taken back against a bot (which accepts in an unrated game) and an
+undo within one's own turn, both by clicking the table's buttons."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.drivers import MY_TURN_OR_OVER, LeadersClicker, data, ply
+from tests.e2e.helpers import Contexts, screenshot
+
+pytestmark = pytest.mark.e2e
+
+
+def _one_move(page: Page) -> int:
+    """Moves one piece on this seat's turn; returns the ply before it."""
+    page.wait_for_function(MY_TURN_OR_OVER, timeout=60_000)
+    assert data(page, "phase") not in ("recruit", "reaction")
+    before = ply(page)
+    assert LeadersClicker(page).act_once(set(), before)
+    return before
+
+
+def _wait_ply(page: Page, want: int) -> None:
+    page.wait_for_function(
+        "(want) => Number(document.querySelector('#table-root').dataset.ply) === want", arg=want
+    )
+
+
+def test_a_takeback_and_an_undo_against_a_bot(contexts: Contexts) -> None:
+    page = contexts.page(lang="en")
+    page.goto("/")
+    page.click("#play-bot-leaders")
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    before = _one_move(page)
+    assert data(page, "myTurn") == "true"  # a Leaders turn has several decisions
+    expect(page.locator("#ctl-takeback")).to_be_visible()
+    page.click("#ctl-takeback")
+    _wait_ply(page, before)  # the bot accepted: the move is taken back
+    expect(page.locator("#ctl-takeback-sent")).to_be_hidden()
+    before = _one_move(page)
+    expect(page.locator("#ctl-undo")).to_be_visible()
+    screenshot(page, "controls-undo-en-desktop")
+    page.click("#ctl-undo")
+    _wait_ply(page, before)
+    assert data(page, "myTurn") == "true"
