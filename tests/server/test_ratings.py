@@ -130,5 +130,52 @@ def test_rated_hidden_leaders_result_updates_openskill(tmp_path) -> None:
     repo.append_move(info.id, 0, 0, "last", result={"winner": 1, "faction": "undead"}, rate=hook)
     board = repo.leaderboard("hidden-leaders")
     assert next(u.id for _, u in board) == users[1].id and all(r.games == 1 for r, _ in board)
-    assert rating_hook(repo.takeover(info.id, 2, "easy")) is None  # a bot in the game: not rated
+    db.dispose()
+
+
+def _rated_hidden_table(repo: Repo, users: list) -> int:
+    seats = [
+        SeatSpec(seat=i, kind="human", name=u.name, user_id=u.id, token_hash=f"t{i}")
+        for i, u in enumerate(users)
+    ]
+    info = repo.create_game(
+        game="hidden-leaders",
+        players=len(users),
+        options={},
+        rated=True,
+        private=False,
+        invite=None,
+        creator_id=users[0].id,
+        seats=seats,
+    )
+    return repo.start_game(info.id, seed=1, order=list(range(len(users)))).id
+
+
+@pytest.mark.parametrize("left", ["resign", "timeout", "abandoned"])
+def test_a_hidden_leaders_player_who_left_a_rated_game_loses_it(tmp_path, left: str) -> None:
+    """The game stays rated: the bot plays the seat on, and the seat loses even when the bot's side wins."""
+    db = Database(f"sqlite:///{tmp_path / 'r.sqlite3'}")
+    db.upgrade()
+    repo = Repo(db)
+    users = [repo.create_user(f"U{i}", f"u{i}", "hash") for i in range(3)]
+    game_id = _rated_hidden_table(repo, users)
+    info = repo.takeover(game_id, 2, "easy", left)
+    hook = rating_hook(info)
+    assert hook is not None
+    repo.append_move(game_id, 0, 2, "last", result={"winner": 2, "faction": "undead"}, rate=hook)
+    rating = {u.id: r for r, u in repo.leaderboard("hidden-leaders")}
+    mu = [rating[u.id].data["mu"] for u in users]
+    assert mu[2] < multiplayer.SkillRating().mu < mu[0] == mu[1]  # the leaver last, though its seat won
+    assert all(r.games == 1 for r in rating.values())
+    db.dispose()
+
+
+def test_a_bot_that_did_not_replace_a_leaver_unrates_the_game(tmp_path) -> None:
+    db = Database(f"sqlite:///{tmp_path / 'r.sqlite3'}")
+    db.upgrade()
+    repo = Repo(db)
+    users = [repo.create_user(f"U{i}", f"u{i}", "hash") for i in range(3)]
+    game_id = _rated_hidden_table(repo, users)
+    repo.takeover(game_id, 1, "easy")
+    assert rating_hook(repo.reclaim(game_id, 1)) is None  # the player came back: a bot played part of it
     db.dispose()

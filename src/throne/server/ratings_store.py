@@ -9,16 +9,31 @@ from sqlalchemy.orm import Session
 
 from throne import games
 from throne.server.ratings import glicko2, multiplayer
-from throne.store.repo import GameInfo, load_ratings, save_rating
+from throne.store.repo import GameInfo, SeatInfo, load_ratings, save_rating
 
 
 def rating_hook(info: GameInfo) -> Callable[[Session, GameInfo], None] | None:
     """The update to run when this game finishes, or None when it does not count."""
     if not info.rated:
         return None
-    if any(s.kind != "human" or s.takeover or s.user_id is None or not s.registered for s in info.seats):
-        return None  # a bot took a seat over (even if its player came back), or a guest sat: not rated
-    return _RATE[games.get(info.game).rating]
+    system = games.get(info.game).rating
+    for s in info.seats:
+        if s.user_id is None or not s.registered:
+            return None  # a guest sat: not rated
+        if s.kind == "human" and not s.takeover:
+            continue
+        if system == "openskill" and _left(s):
+            continue  # one winner among n: the game goes on with a bot and the player who left loses
+        return None  # a bot took a seat over otherwise (even if its player came back): not rated
+    return _RATE[system]
+
+
+LEFT = ("resign", "timeout", "abandoned")
+
+
+def _left(seat: SeatInfo) -> bool:
+    """The seat's player left the game for good (resigned, ran out of time, abandoned it); a bot plays on."""
+    return seat.kind == "bot" and seat.takeover and seat.left in LEFT
 
 
 def _seat_users(info: GameInfo) -> list[int]:
@@ -55,14 +70,15 @@ def _rate_glicko2(session: Session, info: GameInfo) -> None:
 
 
 def _rate_openskill(session: Session, info: GameInfo) -> None:
-    """Any number of seats, one winner."""
+    """Any number of seats, one winner; seats whose player left lose."""
     users = _seat_users(info)
     winner = (info.result or {}).get("winner")
     if winner is None or len(set(users)) != len(users) or len(users) != info.players:
         return
     rows = load_ratings(session, info.game, users)
     old = [skill_of(rows[u].data if u in rows else None) for u in users]
-    new = multiplayer.rate_game(old, winner)
+    losers = [s.seat for s in info.seats if _left(s)]
+    new = multiplayer.rate_game(old, winner, losers)
     for user, rating in zip(users, new, strict=True):
         data = {"mu": rating.mu, "sigma": rating.sigma}
         save_rating(session, rows.get(user), user, info.game, "openskill", data, rating.ordinal)
