@@ -166,13 +166,22 @@ def test_the_position_kept_survives_a_restart(settings: Settings) -> None:
             ws.send_json({"type": "undo"})
             kept = read_until(ws, "state", 1)[0]
         assert kept["clocks"]["remaining_ms"][first] == 58_000
-    with TestClient(create_app(settings)) as again:
-        with again.websocket_connect(f"/ws/games/{game_id}") as ws:
-            hello(ws, tokens[first])
-            after = read_until(ws, "state")[0]
+    with TestClient(create_app(settings)) as again, again.websocket_connect(f"/ws/games/{game_id}") as ws:
+        hello(ws, tokens[first])
+        after = read_until(ws, "state")[0]
         assert after["ply"] == 1 and after["legal_moves"] == kept["legal_moves"]
         assert after["view"] == kept["view"]
         assert after["clocks"]["remaining_ms"] == kept["clocks"]["remaining_ms"]
+        now.ms += 4_000
+        ws.send_json({"type": "move", "move": _piece_move(after), "ply": 1})
+        read_until(ws, "state", 2)
+    with TestClient(create_app(settings)) as third, third.websocket_connect(f"/ws/games/{game_id}") as ws:
+        hello(ws, tokens[first])
+        read_until(ws, "state", 2)
+        ws.send_json({"type": "undo"})  # a move stored before the restart: its clock comes from the store
+        again_kept = read_until(ws, "state", 1)[0]
+        assert again_kept["clocks"]["remaining_ms"] == kept["clocks"]["remaining_ms"]
+        assert again_kept["legal_moves"] == kept["legal_moves"]
 
 
 def test_hidden_leaders_refuses_past_a_revealed_card_and_while_another_seat_decides(

@@ -181,11 +181,13 @@ def test_a_takeback_truncates_the_tail_with_its_clock_in_one_step(repo: Repo) ->
         with pytest.raises((StalePly, ValueError)):
             repo.take_back(game_id, ply, keep, {"at": "kept"})
     assert repo.moves(game_id) == [(0, "a"), (1, "b"), (0, "c")]
-    repo.take_back(game_id, 3, 1, {"at": "kept"})
+    assert repo.take_back(game_id, 3, 1, {"at": "start"}) == {"at": 0}  # the clock of the last move kept
     info = repo.get_game(game_id)
-    assert repo.moves(game_id) == [(0, "a")] and info.ply == 1 and info.clock == {"at": "kept"}
+    assert repo.moves(game_id) == [(0, "a")] and info.ply == 1 and info.clock == {"at": 0}
     repo.append_move(game_id, 1, 1, "d")  # the log goes on from the position kept
     assert repo.moves(game_id) == [(0, "a"), (1, "d")]
+    assert repo.take_back(game_id, 2, 0, {"at": "start"}) == {"at": "start"}  # back to the deal
+    assert repo.moves(game_id) == [] and repo.get_game(game_id).clock == {"at": "start"}
 
 
 def test_final_move_and_its_ratings_commit_together(repo: Repo) -> None:

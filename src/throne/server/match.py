@@ -111,9 +111,6 @@ class Match:
         self._returning: set[int] = set()  # seats left by abandonment whose player is connected again
         self.takeback: int | None = None  # the seat asking to take its last move back, until answered
         self._takeback_yes: set[int] = set()  # the seats that accepted it so far
-        self._clock_at: dict[int, dict[str, Any]] = {}  # ply -> clock snapshot stored with that move
-        if self.clock.timed:
-            self._clock_at[self.ply] = self.clock.snapshot(self.hub.now_ms())
 
     def _load_clock(self, info: GameInfo) -> Clock:
         now = self.hub.now_ms()
@@ -328,8 +325,6 @@ class Match:
         snapshot = clock.snapshot(now) if clock.timed else None
         await self._store(item, self.game_id, ply, item.seat, item.move, result, rate, snapshot)
         self.state, self.ply, self.clock = state, ply + 1, clock  # one step: state, ply and clock agree
-        if snapshot is not None:
-            self._clock_at[self.ply] = snapshot
         if self.draw_offer is not None and self.draw_offer != item.seat:
             self.draw_offer = None  # a move instead of an answer declines the draw
         self.takeback = None  # a move instead of an answer declines a takeback
@@ -569,24 +564,18 @@ class Match:
         """Removes the moves after `keep` from the log (one transaction), then shows the position kept with
         the clocks stored with its last move."""
         now = self.hub.now_ms()
-        to_play = None if state.is_over else state.to_play
-        if self.clock.timed:
-            snap = self._clock_at.get(keep) or self.clock.snapshot(now)
-            clock = Clock.restore(snap, now)
-        else:
-            clock = self.clock.copy()
-        clock.start(to_play, now)
-        snapshot = clock.snapshot(now) if clock.timed else None
+        start = Clock.new(self.clock.control, self.info.players).snapshot(now) if self.clock.timed else None
         try:
-            await self.hub.db(self.hub.repo.take_back, self.game_id, self.ply, keep, snapshot)
+            stored = await self.hub.db(self.hub.repo.take_back, self.game_id, self.ply, keep, start)
         except StalePly:
             self._mark_dirty()
             raise MoveRefused("stale", "the game moved on; its position is being read back") from None
         except StoreUnavailable:
             raise MoveRefused("store_unavailable", "the game store is failing; try again shortly") from None
+        clock = Clock.restore(stored, now) if stored is not None else self.clock.copy()
+        clock.start(None if state.is_over else state.to_play, now)  # as a restart would resume it
         self.state, self.ply, self.clock = state, keep, clock
         self.takeback, self.draw_offer = None, None
-        self._clock_at = {p: c for p, c in self._clock_at.items() if p <= keep}
         self.events.clear()  # the moves taken back were described; the client rereads the state
         if self._bot_task is not None:
             self._bot_task.cancel()
@@ -651,7 +640,6 @@ class Match:
         changed = len(moves) != self.ply or info.status != self.info.status
         self.state, self.info, self.ply, self._dirty = state, info, len(moves), False
         self.clock = self._load_clock(info)
-        self._clock_at = {self.ply: self.clock.snapshot(self.hub.now_ms())} if self.clock.timed else {}
         self.takeback = None
         if info.status == "finished" and not state.is_over:
             self.ended = info.result

@@ -88,6 +88,8 @@ class Move(Base):
     ply: Mapped[int] = mapped_column(Integer, primary_key=True)
     seat: Mapped[int] = mapped_column(Integer)
     move: Mapped[str] = mapped_column(String(256))
+    #: the clock snapshot after this move (None: untimed, or stored before moves kept one)
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

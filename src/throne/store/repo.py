@@ -453,7 +453,9 @@ class Repo:
                 raise StalePly(f"game {game_id} is not live at ply {ply}")
             # A Core insert: the ORM unit of work costs more than the rest of this hot path.
             s.execute(
-                insert(Move).values(game_id=game_id, ply=ply, seat=seat, move=move, created_at=utcnow())
+                insert(Move).values(
+                    game_id=game_id, ply=ply, seat=seat, move=move, clock=clock, created_at=utcnow()
+                )
             )
             if result is not None:
                 s.execute(
@@ -465,14 +467,20 @@ class Repo:
                     s.flush()
                     rate(s, _info(s, s.get(Game, game_id)))
 
-    def take_back(self, game_id: int, ply: int, keep: int, clock: dict[str, Any] | None = None) -> None:
-        """A takeback: removes moves `keep`.. of a live game at `ply` and stores the clock snapshot of the
-        position kept (None: unchanged), atomically, so that a replay of the log gives the position kept.
+    def take_back(
+        self, game_id: int, ply: int, keep: int, start: dict[str, Any] | None = None
+    ) -> dict[str, Any] | None:
+        """A takeback: removes moves `keep`.. of a live game at `ply` and restores the clock snapshot stored
+        with the last move kept (`start` when no move is kept), atomically,
+        so that a replay of the log gives the position kept. Returns the clock snapshot now stored.
 
         Raises StalePly when the game is not live at exactly `ply`."""
         if not 0 <= keep < ply:
             raise ValueError(f"cannot keep {keep} of {ply} moves")
         with self.db.sessions.begin() as s:
+            clock = start
+            if keep > 0:  # (None for a move stored without a clock: the game's clock stays as it is)
+                clock = s.scalar(select(Move.clock).where(Move.game_id == game_id, Move.ply == keep - 1))
             values: dict[str, Any] = {"ply": keep}
             if clock is not None:
                 values["clock"] = clock
@@ -484,6 +492,7 @@ class Repo:
             if done.rowcount != 1:
                 raise StalePly(f"game {game_id} is not live at ply {ply}")
             s.execute(delete(Move).where(Move.game_id == game_id, Move.ply >= keep))
+            return clock
 
     def save_clock(self, game_id: int, ply: int, clock: dict[str, Any]) -> bool:
         """A clock checkpoint of a live game at `ply`; False when the game moved on or ended meanwhile."""
