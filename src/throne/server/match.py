@@ -577,8 +577,10 @@ class Match:
         self.state, self.ply, self.clock = state, keep, clock
         self.takeback, self.draw_offer = None, None
         self.events.clear()  # the moves taken back were described; the client rereads the state
-        if self._bot_task is not None:
-            self._bot_task.cancel()
+        for task in (self._bot_task, self._retry):  # a bot's decision for a position that is gone
+            if task is not None:
+                task.cancel()
+        self._retry_item = None
         self._bot_ply = None
         log.info("game %s: moves after ply %d taken back", self.game_id, keep)
         self.hub.broadcast_state(self)
