@@ -82,7 +82,8 @@ def test_persian_digits_and_screenshots(contexts: Contexts) -> None:
     host = contexts.page()
     host.goto("/")
     host.select_option("#create-game", "hidden-leaders")
-    host.click("#create-submit")  # an open table with the default seats, listed in the lobby
+    host.select_option('#seat-setup select[data-seat="1"]', "human")  # a seat left open: listed in the lobby
+    host.click("#create-submit")
     host.wait_for_url(re.compile(r"/games/\d+"))
     for lang in ("en", "fa", "ja"):
         for width, viewport in (("desktop", None), ("phone", PHONE)):
