@@ -31,7 +31,7 @@ def _wait_ply(page: Page, want: int) -> None:
 
 def test_a_takeback_and_an_undo_against_a_bot(contexts: Contexts) -> None:
     page = contexts.page(lang="en")
-    page.goto("/")
+    page.goto("/", wait_until="networkidle")  # the lobby script has its game facts and its handlers
     page.click("#play-bot-leaders")
     page.wait_for_url(re.compile(r"/games/\d+$"))
     before = _one_move(page)

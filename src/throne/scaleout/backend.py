@@ -109,7 +109,21 @@ def _in_order(pairs: Iterator[tuple[int, R]]) -> Iterator[R]:
 
 def _ignore_interrupts() -> None:
     # Ctrl-C reaches the whole process group; the parent alone decides what to keep and stops the workers.
+    # A worker starts with SIGINT blocked (`_interrupts_held`), so one that comes during its start-up waits
+    # here and is dropped instead of printing a KeyboardInterrupt traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+@contextlib.contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """SIGINT is blocked in this thread while workers are started (they inherit the mask); the parent
+    still gets a Ctrl-C that comes meanwhile, as soon as the block ends."""
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _run_pool(fn: Callable[[Any], Any], jobs: list[Any], workers: int | None) -> Iterator[tuple[int, Any]]:
@@ -124,8 +138,9 @@ def _run_pool(fn: Callable[[Any], Any], jobs: list[Any], workers: int | None) ->
     pending: dict[Future[Any], int] = {}
 
     def fill() -> None:  # a few jobs ahead per worker, not all of them: submitting is not free
-        for i, job in itertools.islice(queue, max(0, 2 * n - len(pending))):
-            pending[pool.submit(fn, job)] = i
+        with _interrupts_held():  # a submit may start a worker
+            for i, job in itertools.islice(queue, max(0, 2 * n - len(pending))):
+                pending[pool.submit(fn, job)] = i
 
     finished = False
     try:
