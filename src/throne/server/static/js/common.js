@@ -1,4 +1,4 @@
-// Shared by every page: the error line and the log-out button.
+// Shared by every page: the error line, the log-out button and `h`, the element builder.
 import { api } from "./net.js";
 
 export function showError(text) {
@@ -20,4 +20,18 @@ if (logout) {
       location.href = "/";
     }
   });
+}
+
+/** An element with attributes (`class`, `text`, `on<event>` handlers, booleans) and children. */
+export function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children) if (child !== null && child !== undefined) node.append(child);
+  return node;
 }

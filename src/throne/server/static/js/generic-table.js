@@ -1,21 +1,9 @@
 // The table of any game without a renderer of its own (GameSpec.renderer "generic"): the seat's view as
 // readable data, the legal moves as buttons, the moves played so far, and the result.
 import { t } from "./i18n.js";
+import { h } from "./common.js";
 
 const $ = (sel, root) => root.querySelector(sel);
-
-function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value === true ? "" : String(value));
-  }
-  for (const child of children) if (child !== null && child !== undefined) node.append(child);
-  return node;
-}
 
 function seatLabel(names, seat) {
   return names[seat] ?? String(seat);

@@ -4,21 +4,9 @@
 // alliances) comes from the page (rendered by the server from the engine); no rule lives here.
 import { t, cardName, has } from "./i18n.js";
 import { EventLog, hiddenEnding } from "./narrate.js";
+import { h } from "./common.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
-
-function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value === true ? "" : String(value));
-  }
-  for (const child of children) if (child !== null && child !== undefined) node.append(child);
-  return node;
-}
 
 let DATA = { cards: {}, leaders: {}, factions: [], guardians: [] };
 
