@@ -441,16 +441,7 @@ class Repo:
         Raises StalePly when the log does not hold exactly `ply` moves: nothing is duplicated or skipped.
         """
         with self.db.sessions.begin() as s:
-            values: dict[str, Any] = {"ply": ply + 1}
-            if clock is not None:
-                values["clock"] = clock
-            done = s.execute(
-                update(Game)
-                .where(Game.id == game_id, Game.status == "live", Game.ply == ply)
-                .values(**values)
-            )
-            if done.rowcount != 1:
-                raise StalePly(f"game {game_id} is not live at ply {ply}")
+            _move_live_game(s, game_id, ply, ply + 1, clock)
             # A Core insert: the ORM unit of work costs more than the rest of this hot path.
             s.execute(
                 insert(Move).values(
@@ -481,16 +472,7 @@ class Repo:
             clock = start
             if keep > 0:  # (None for a move stored without a clock: the game's clock stays as it is)
                 clock = s.scalar(select(Move.clock).where(Move.game_id == game_id, Move.ply == keep - 1))
-            values: dict[str, Any] = {"ply": keep}
-            if clock is not None:
-                values["clock"] = clock
-            done = s.execute(
-                update(Game)
-                .where(Game.id == game_id, Game.status == "live", Game.ply == ply)
-                .values(**values)
-            )
-            if done.rowcount != 1:
-                raise StalePly(f"game {game_id} is not live at ply {ply}")
+            _move_live_game(s, game_id, ply, keep, clock)
             s.execute(delete(Move).where(Move.game_id == game_id, Move.ply >= keep))
             return clock
 
@@ -733,3 +715,15 @@ __all__ = [
     "reads",
     "save_rating",
 ]
+
+
+def _move_live_game(s: Session, game_id: int, ply: int, to: int, clock: dict[str, Any] | None) -> None:
+    """Sets a live game at exactly `ply` to ply `to` (and its clock, when given); StalePly otherwise."""
+    values: dict[str, Any] = {"ply": to}
+    if clock is not None:
+        values["clock"] = clock
+    done = s.execute(
+        update(Game).where(Game.id == game_id, Game.status == "live", Game.ply == ply).values(**values)
+    )
+    if done.rowcount != 1:
+        raise StalePly(f"game {game_id} is not live at ply {ply}")
