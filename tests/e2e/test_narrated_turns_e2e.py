@@ -106,6 +106,7 @@ def open_table(contexts: Contexts, position: str, *, lang: str = "en", viewport:
     page.click("#play-bot-leaders")
     page.wait_for_url(re.compile(r"/games/\d+$"))
     expect(page.locator("#table-root")).to_have_attribute("data-ply", str(engine.ply))
+    page.wait_for_load_state("networkidle")  # the (routed, empty) history has arrived before any move
     return page, engine
 
 
