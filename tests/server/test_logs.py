@@ -9,8 +9,8 @@ import logging
 import pytest
 from fastapi.testclient import TestClient
 
-from throne.server import logs
 from tests.server.helpers import read_until, two_player_leaders
+from throne.server import logs
 
 
 @pytest.fixture
