@@ -35,7 +35,7 @@ from throne.server.resilience import Backoff, CircuitBreaker
 from throne.server.sessions import new_token, token_hash
 from throne.server.validate import first_bad_int
 from throne.store.models import User
-from throne.store.repo import Conflict, GameInfo, Repo, SeatSpec, StoreUnavailable, is_read
+from throne.store.repo import Conflict, GameInfo, Repo, SeatInfo, SeatSpec, StoreUnavailable, is_read
 
 log = logging.getLogger(__name__)
 REMEMBERED_REMATCHES = 20_000  # finished games whose rematch is remembered (the oldest are forgotten first)
@@ -585,7 +585,13 @@ class Hub:
             "clocks": match.clocks() if match is not None else None,
             "offers": match.offers()
             if match is not None
-            else {"draw": None, "draw_allowed": False, "takeback": None, "undo_allowed": False},
+            else {
+                "draw": None,
+                "draw_allowed": False,
+                "takeback": None,
+                "takeback_accepted": [],
+                "undo_allowed": False,
+            },
         }
 
     def broadcast_state(self, match: Match) -> None:
@@ -696,7 +702,7 @@ class Hub:
         if info.status != "finished":
             raise MoveRefused("not_finished", "a rematch is asked for once the game is over")
         mine = info.seat(seat)
-        if mine is None or mine.kind != "human":
+        if mine is None or not _person(mine):
             raise MoveRefused("not_your_seat", f"seat {seat} is played by a bot")
         if game_id in self.rematched:
             raise MoveRefused(
@@ -706,7 +712,7 @@ class Hub:
         if seat in asked:
             raise MoveRefused("rematch_pending", "you already asked for a rematch")
         asked.add(seat)
-        people = {s.seat for s in info.seats if s.kind == "human"}
+        people = {s.seat for s in info.seats if _person(s)}
         if not people <= asked:
             message = {"type": "rematch_pending", "game_id": game_id, "seats": sorted(asked)}
             for conn in list(self.rooms.get(game_id, ())):
@@ -731,7 +737,7 @@ class Hub:
         specs = []
         for s in info.seats:
             place = (s.seat + 1) % n
-            if s.kind == "human":
+            if _person(s):
                 tokens[s.seat] = new_token()
                 specs.append(
                     SeatSpec(place, "human", s.name, user_id=s.user_id, token_hash=token_hash(tokens[s.seat]))
@@ -786,6 +792,12 @@ def seating(players: int, chosen: dict[int, int]) -> list[int]:
     _rng.shuffle(rest)
     filled = iter(rest)
     return [p if p is not None else next(filled) for p in order]
+
+
+def _person(seat: SeatInfo) -> bool:
+    """A seat a person sat at, even if a bot played it on after they resigned, ran out of time or left: that
+    person is asked for the rematch and plays it (a bot's own seat stays a bot's)."""
+    return seat.kind == "human" or (seat.takeover and seat.user_id is not None)
 
 
 def _bot_seats(info: GameInfo) -> frozenset[int]:

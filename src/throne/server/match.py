@@ -147,6 +147,7 @@ class Match:
             "draw": self.draw_offer,
             "draw_allowed": self._decides_alone(),
             "takeback": self.takeback,
+            "takeback_accepted": sorted(self._takeback_yes) if self.takeback is not None else [],
             "undo_allowed": not self.info.rated,
         }
 
