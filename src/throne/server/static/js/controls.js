@@ -119,9 +119,9 @@ export class TableControls {
     $("#ctl-rematch").hidden = !(finished && seated) || this.rematchAsked;
     $("#ctl-rematch-sent").hidden = !(finished && seated && this.rematchAsked);
     const others = finished && Array.isArray(offers.rematch) ? offers.rematch.filter((s) => s !== this.seat) : [];
-    const incoming = $("#ctl-rematch-incoming");
-    incoming.hidden = others.length === 0;
-    incoming.textContent = others.map((s) => t("ui.ctl.rematch_incoming", { name: this.seatName(s) })).join(" ");
+    const askers = $("#ctl-rematch-incoming");
+    askers.hidden = others.length === 0;
+    askers.textContent = others.map((s) => t("ui.ctl.rematch_incoming", { name: this.seatName(s) })).join(" ");
   }
 
   /** `rematch_pending` (who asked so far) or `rematch` (the new game, with this seat's token). */
