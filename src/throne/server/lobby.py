@@ -197,11 +197,15 @@ class Hub:
                 kind = kind_of(info.game)
                 state = await self.cpu(rebuild, kind, info, moves)
             except Exception:
-                log.exception("game %s cannot be rebuilt from its move log; left as it is", game_id)
+                log.exception(
+                    "game %s cannot be rebuilt from its move log; left as it is",
+                    game_id,
+                    extra={"game_id": game_id},
+                )
                 continue
             info.ply = len(moves)
             self._start_match(info, kind, state)
-            log.info("game %s resumed at ply %d", game_id, info.ply)
+            log.info("game %s resumed at ply %d", game_id, info.ply, extra={"game_id": game_id})
 
     async def close(self) -> None:
         for task in list(self._background):
@@ -340,7 +344,11 @@ class Hub:
         try:
             info = await self.maybe_start(info)
         except StoreUnavailable:
-            log.warning("game %s: the table is full but could not start now; retrying", game_id)
+            log.warning(
+                "game %s: the table is full but could not start now; retrying",
+                game_id,
+                extra={"game_id": game_id},
+            )
             self._start_later(game_id)
         return info, token, place
 
@@ -356,7 +364,11 @@ class Hub:
                     return
                 except StoreUnavailable:
                     continue
-            log.error("game %s: a full table could not be started after 20 tries", game_id)
+            log.error(
+                "game %s: a full table could not be started after 20 tries",
+                game_id,
+                extra={"game_id": game_id},
+            )
 
         task = asyncio.create_task(retry())
         self._background.add(task)
