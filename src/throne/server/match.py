@@ -148,7 +148,10 @@ class Match:
             "draw": self.draw_offer,
             "draw_allowed": self._decides_alone(),
             "takeback": self.takeback,
+            "takeback_accepted": sorted(self._takeback_yes) if self.takeback is not None else [],
             "undo_allowed": not self.info.rated,
+            "rematch": [],  # asked once the game is over (the finished game's state carries them)
+            "rematch_game": None,
         }
 
     # ---- called by the hub / connections ------------------------------------------------------------------
