@@ -49,6 +49,7 @@ class LeadersClicker:
 
     def __init__(self, page: Page) -> None:
         self.page = page
+        self.confirmed = 0  # how many times 'End actions' asked first
 
     def seat(self) -> int:
         return int(data(self.page, "seat"))
@@ -109,6 +110,7 @@ class LeadersClicker:
             arg=before,
         )
         if self.page.is_visible("#end-confirm"):
+            self.confirmed += 1
             self.page.click("#end-confirm-yes")
         wait_ply_after(self.page, before)
 

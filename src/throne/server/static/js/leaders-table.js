@@ -92,7 +92,7 @@ export function renderMarket(container, view, { pickable = new Set(), chosen = n
     deck.textContent = t("ui.leaders.banned", { cards: banned });
     deck.id = "banned";
   } else {
-    deck.textContent = t("ui.leaders.deck", { n: view.deck_size ?? "?" });
+    deck.textContent = t("ui.leaders.deck", { n: view.deck_size === undefined ? "?" : number(view.deck_size) });
   }
   container.appendChild(deck);
 }
@@ -241,8 +241,8 @@ export class LeadersTable {
       this.play("end");
       return;
     }
-    const byCell = new Map((this.view.pieces || []).map((p) => [p.cell, p.code]));
-    const names = cells.map((cell) => pieceName(byCell.get(cell)));
+    const movable = new Set(cells);
+    const names = (this.view.pieces || []).filter((p) => movable.has(p.cell)).map((p) => pieceName(p.code));
     $("#end-confirm-text", this.root).textContent = t("ui.leaders.confirm_end", { n: number(cells.length), pieces: listOf(names) });
     const box = $("#end-confirm", this.root);
     box.hidden = false;
