@@ -161,3 +161,53 @@ def test_a_chat_mute_follows_the_user_to_another_device(contexts: Contexts) -> N
     expect(elsewhere.nth(0)).to_contain_text("mine")
     ann_elsewhere.click("#chat-unmute")
     expect(elsewhere).to_have_count(2)
+
+
+def test_clocks_count_down_and_warn_on_low_time(contexts: Contexts) -> None:
+    page = contexts.page()
+    page.goto("/leaderboard")
+    script = """async () => {
+        const { Clocks, formatMs } = await import('/static/js/clock.js');
+        const real = performance.now.bind(performance);
+        let shift = 0;
+        performance.now = () => real() + shift;  // a fake clock: the page's time moves when the test says
+        const box = document.createElement('div');
+        document.body.append(box);
+        const clocks = new Clocks(box);
+        const control = { kind: 'fischer', minutes: 1, increment: 2 };
+        clocks.update({ control, remaining_ms: [19_000, 45_000], running: 1, server_time: 0 });
+        const rows = () => [...box.querySelectorAll('.clock')].map((r) => [r.className, r.textContent]);
+        const first = rows();
+        shift += 26_000;
+        clocks.render();
+        const later = rows();
+        const days = { kind: 'correspondence', days: 1 };
+        clocks.update({ control: days, remaining_ms: [5_000, 90_000_000], running: null, server_time: 0 });
+        const formats = [61_000, 3_723_000, 90_000_000].map(formatMs);
+        return { first, later, mail: rows(), formats };
+    }"""
+    got = page.evaluate(script)
+    assert [row[0] for row in got["first"]] == ["clock low", "clock running"]
+    assert got["first"][0][1].endswith("0:19") and got["later"][0][1].endswith("0:19")  # a stopped clock
+    assert got["first"][1][1].endswith("0:45") and got["later"][1][1].endswith("0:19")  # the running one
+    assert got["later"][1][0] == "clock running low"  # under 20 s: the warning
+    assert [row[0] for row in got["mail"]] == ["clock", "clock"]  # no low-time alarm for days per move
+    assert got["formats"] == ["1:01", "1:02:03", "1d 01:00"]
+
+
+def test_everyone_sees_the_countdown_of_a_disconnected_player(contexts: Contexts) -> None:
+    ann, bob = contexts.page(), contexts.page()
+    _post(ann.request, "/api/accounts/guest", {"name": "Ann"})
+    created = _post(ann.request, "/api/games", {"game": "leaders", "players": 2})
+    game_id = created["game"]["id"]
+    _post(bob.request, "/api/accounts/guest", {"name": "Bob"})
+    _post(bob.request, f"/api/games/{game_id}/join", {})
+    for page in (ann, bob):
+        page.goto(f"/games/{game_id}")
+        expect(page.locator("#net-status")).to_have_attribute("data-state", "online")
+    notice = ann.locator("#away-notice")
+    expect(notice).to_be_hidden()
+    bob.close()  # Bob's tab goes away
+    expect(notice).to_be_visible()
+    expect(notice).to_contain_text(re.compile(r"Bob disconnected — \d+:\d\d:\d\d before a bot takes over"))
+    expect(ann.locator("#ctl-options-rules, details.ctl-options")).to_contain_text("takes it back")
