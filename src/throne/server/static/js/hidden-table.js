@@ -46,10 +46,10 @@ export function cardEl(card, { own = false, pick = null } = {}) {
     "div",
     { class: `hl-card ${factionClass(card)}${own ? " down-own" : ""}`, "data-card": card, title: `${cardName(card)} — ${faction}\n${markers}\n${ability}` },
     h("span", { class: "name", text: cardName(card) }),
-    faction ? h("span", { class: "muted", text: faction }) : null,
+    faction ? h("span", { class: "muted faction", text: faction }) : null,
     markers && markers !== "—" ? h("span", { class: "markers", text: markers }) : null,
     ability && ability !== "—" ? h("span", { class: "ability", text: ability }) : null,
-    own ? h("span", { class: "muted", text: `(${t("ui.hl.face_down")})` }) : null,
+    own ? h("span", { class: "muted down-label", text: `(${t("ui.hl.face_down")})` }) : null,
   );
   if (pick) el.dataset.pick = pick;
   return el;
@@ -321,7 +321,7 @@ export class HiddenTable {
     );
     const grave = $("#graveyard", this.root);
     grave.replaceChildren();
-    for (const card of Array.isArray(view.graveyard) ? view.graveyard : []) grave.append(cardEl(card, { pick: `pick ${card}` }));
+    for (const card of Array.isArray(view.graveyard) ? view.graveyard : []) grave.append(cardEl(card));
   }
 
   renderParties() {
@@ -397,9 +397,11 @@ export class HiddenTable {
     if (fate && Array.isArray(fate.cards)) {
       options.append(h("div", { class: "cards", id: "fate-cards" }, ...fate.cards.map((kind) => h("div", { class: "hl-card fate-card", "data-fate": kind, "data-pick": `fate ${kind}`, title: t("ui.hl.fate", { fate: t(`hl.fate.${kind}`) }) }, h("span", { class: "name", text: t(`hl.fate.${kind}`) })))));
     }
-    const pending = view.pending_cards || [];
-    if (Array.isArray(pending) && pending.length) {
-      options.append(h("div", { class: "cards", id: "pending-cards" }, ...pending.map((c) => (typeof c === "string" ? c : c && c.card)).filter(Boolean).map((c) => cardEl(c, { pick: `pick ${c}` }))));
+    // Cards the decision holds (drawn, looked at) and Graveyard cards it may take are shown in the panel.
+    const pending = (Array.isArray(view.pending_cards) ? view.pending_cards : []).map((c) => (typeof c === "string" ? c : c && c.card)).filter(Boolean);
+    const grave = (Array.isArray(view.graveyard) ? view.graveyard : []).filter((c) => !pending.includes(c) && this.legal.includes(`pick ${c}`));
+    if (pending.length || grave.length) {
+      options.append(h("div", { class: "cards", id: "pending-cards" }, ...[...pending, ...grave].map((c) => cardEl(c, { pick: `pick ${c}` }))));
     }
     if (decision.kind === "setup") {
       options.append(this.setupControls());
@@ -421,9 +423,6 @@ export class HiddenTable {
     }
     if (buttons.childElementCount) options.append(buttons);
     if ([...onTable].some((m) => !m.startsWith("seat "))) hint.textContent = t("ui.hl.hint.click");
-    if (this.root.querySelector("#graveyard [data-pick]") && [...onTable].some((m) => m.startsWith("pick ") && this.root.querySelector(`#graveyard [data-pick="${m}"]`))) {
-      this.root.querySelector("#graveyard").closest("details").open = true;
-    }
   }
 
   /** One button for a move that no element on the table stands for (markers with their result, names, pass). */
@@ -483,7 +482,7 @@ export class HiddenTable {
         type: "button",
         id: "discard-confirm",
         disabled: !move,
-        "data-move": move || "",
+        "data-move": move || null,
         text: n ? t("ui.hl.discard_selected", { n, cards: this.selected.map(cardName).join(t("ui.list.sep")) }) : t("ui.hl.discard_none"),
         onclick: () => move && this.play(move),
       }),
