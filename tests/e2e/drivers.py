@@ -165,8 +165,8 @@ class HiddenClicker:
         expect(page.locator("#setup-confirm")).to_be_disabled()  # nothing is chosen for you
         assert page.locator("#my-hand .hl-card.chosen").count() == 0
         hand = page.locator("#my-hand .hl-card")
-        hand.nth(1).click()
-        hand.nth(3).click()
+        hand.nth(1).locator(".name").click()  # the card itself, not its Play button
+        hand.nth(3).locator(".name").click()
         expect(page.locator("#my-hand .hl-card.chosen")).to_have_count(2)
         page.click("#setup-confirm")
 
@@ -176,8 +176,8 @@ class HiddenClicker:
         self.actions += 1
         hand = page.locator("#my-hand .hl-card")
         if turn in self.discard_turns and hand.count() >= 2:
-            hand.nth(0).click()
-            hand.nth(hand.count() - 1).click()
+            hand.nth(0).locator(".name").click()
+            hand.nth(hand.count() - 1).locator(".name").click()
             expect(page.locator("#discard-confirm")).to_be_enabled()
             self.multi_discards += 1
             page.click("#discard-confirm")
@@ -203,9 +203,12 @@ def check_decision_panel(page: Page) -> None:
     if card.count():
         assert prompt.startswith(card.first.inner_text().strip() + ":"), prompt
     assert page.inner_text("#decision").count(prompt) == 1
-    moves = page.eval_on_selector_all("#decision-options button[data-move]", "bs => bs.map(b => b.dataset.move)")
-    assert not [m for m in moves if m.startswith("keep ") or (m.startswith("discard ") and " " in m[8:])], moves
-    box = page.eval_on_selector("#decision", "e => { const r = e.getBoundingClientRect(); return [r.top, r.bottom]; }")
+    moves = page.eval_on_selector_all("#decision-options button[data-move]",
+                                      "bs => bs.map(b => b.dataset.move)")
+    combos = [m for m in moves if m.startswith("keep ") or (m.startswith("discard ") and " " in m[8:])]
+    assert combos == [], moves
+    box = page.eval_on_selector("#decision", "e => [e.getBoundingClientRect().top,"
+                                             " e.getBoundingClientRect().bottom]")
     assert box[0] >= -1 and box[1] <= page.viewport_size["height"] + 1, box
 
 

@@ -40,7 +40,8 @@ def test_guardian_marker_and_a_fate_choice_by_click(contexts: Contexts) -> None:
     expect(page.locator('#parties .party[data-seat="2"] .skip-chip')).to_have_count(1)
     expect(page.locator("#fate-cards .fate-card")).to_have_count(2)
     # the two drawn cards are the options: clicked on the table, never repeated as buttons
-    expect(page.locator('#fate-cards .fate-card[data-fate="red-1"]')).to_have_attribute("title", "Fate: Red marker −1")
+    red = page.locator('#fate-cards .fate-card[data-fate="red-1"]')
+    expect(red).to_have_attribute("title", "Fate: Red marker −1")
     expect(page.locator("#fate-cards .fate-card.pickable")).to_have_count(2)
     expect(page.locator("#decision-options button")).to_have_count(0)
     page.click('#fate-cards .fate-card[data-fate="guardian-2"]')

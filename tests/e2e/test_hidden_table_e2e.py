@@ -22,8 +22,8 @@ pytestmark = pytest.mark.e2e
 WIDE = {"width": 1366, "height": 800}
 ALL = ("core", "kickstarter", "queens", "legends")
 SEED = 36  # seat 0 meets the turn's four decisions and 7 kinds of decisions inside cards (REQUIRED)
-REQUIRED = {"setup", "action", "draw", "discard", "marker", "faction", "fate", "pick-card", "pick-hero", "pick-seat",
-            "pick-tavern"}
+REQUIRED = {"setup", "action", "draw", "discard", "marker", "faction", "fate", "pick-card", "pick-hero",
+            "pick-seat", "pick-tavern"}
 
 ONE_SCREEN = """() => {
   window.scrollTo(0, 0);
@@ -32,7 +32,8 @@ ONE_SCREEN = """() => {
   const out = {};
   for (const [name, sel] of Object.entries(parts)) out[name] = box(document.querySelector(sel));
   document.querySelectorAll("#parties .party").forEach((e, i) => { out[`party ${i}`] = box(e); });
-  return { parts: out, width: innerWidth, height: innerHeight, scrollWidth: document.documentElement.scrollWidth };
+  const scrollWidth = document.documentElement.scrollWidth;
+  return { parts: out, width: innerWidth, height: innerHeight, scrollWidth };
 }"""
 
 
@@ -54,27 +55,25 @@ def assert_one_screen(page: Page) -> None:
 
 def assert_decision_in_view_after_scrolling(page: Page) -> None:
     page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
-    top, bottom = page.eval_on_selector("#decision", "e => [e.getBoundingClientRect().top, e.getBoundingClientRect().bottom]")
+    top, bottom = page.eval_on_selector("#decision", "e => [e.getBoundingClientRect().top,"
+                                                     " e.getBoundingClientRect().bottom]")
     assert page.evaluate("() => window.scrollY") > 0, "the page does not scroll: nothing to check"
-    assert 0 <= top and bottom <= page.viewport_size["height"], (top, bottom)
+    assert top >= 0 and bottom <= page.viewport_size["height"], (top, bottom)
     page.evaluate("() => window.scrollTo(0, 0)")
 
 
-def shoot_in_every_language(page: Page, name: str) -> None:
-    """Screenshots of this decision at desktop and phone width in en, fa and ja; back to English desktop."""
+def check_every_language(page: Page) -> None:
+    """This decision in en, fa and ja: one screen at 1366×800, the decision in view on a phone (scrolled to
+    the bottom); back to English desktop. (The pictures for docs/ come from the game against real bots.)"""
     for lang in ("en", "fa", "ja"):
         if lang != "en":
             page.click(f'.lang-switch a[data-lang="{lang}"]')
             expect(page.locator("html")).to_have_attribute("lang", lang)
         expect(page.locator("#table-root")).to_have_attribute("data-my-turn", "true")
-        # the server's own game never sees this page's (answered) socket: its "player away" notice is not news
-        page.evaluate("() => { const n = document.querySelector('#away-notice'); if (n) n.style.display = 'none'; }")
         page.set_viewport_size(WIDE)
         assert_one_screen(page)
-        screenshot(page, f"hidden-leaders-{name}-{lang}-desktop")
         page.set_viewport_size(PHONE)
         expect(page.locator("#decision")).to_be_visible()
-        screenshot(page, f"hidden-leaders-{name}-{lang}-phone")
         assert_decision_in_view_after_scrolling(page)
     page.click('.lang-switch a[data-lang="en"]')
     expect(page.locator("html")).to_have_attribute("lang", "en")
@@ -95,7 +94,7 @@ def test_a_whole_game_clicked_to_the_end_meets_every_decision_kind(contexts: Con
             assert_one_screen(page)
             if kind in shots and (kind != "action" or player.actions == 1):
                 shots.discard(kind)
-                shoot_in_every_language(page, kind)
+                check_every_language(page)
         if not player.decide():
             break
         decisions += 1
@@ -103,18 +102,18 @@ def test_a_whole_game_clicked_to_the_end_meets_every_decision_kind(contexts: Con
         if decisions == 1:  # the setup discard is listed with where it is
             expect(page.locator("#known .known-entry .where").first).to_have_text("in the Wilderness")
     assert state.is_over and is_over(page)
-    assert REQUIRED <= set(player.met), f"met {sorted(player.met)}"
+    assert set(player.met) >= REQUIRED, f"met {sorted(player.met)}"
     assert player.multi_discards == 1 and player.met["setup"] == 1
     # the engine received exactly the moves of the clicks: a setup pair and a 2-card discard among them
     mine = [m for s, m in state.history if s == 0]
     assert mine[0].startswith("keep ") and re.fullmatch(r"discard \S+ \S+", mine[1])
     expect(page.locator("#scores tr")).to_have_count(4)
     expect(page.locator("#decision")).to_be_hidden()
-    screenshot(page, "hidden-leaders-end-en-desktop")
 
 
 def _targets(page: Page) -> list[str]:
-    return sorted(page.eval_on_selector_all("#hidden-ui .pickable", "es => es.map(e => e.dataset.move || e.dataset.pick)"))
+    return sorted(page.eval_on_selector_all("#hidden-ui .pickable",
+                                            "es => es.map(e => e.dataset.move || e.dataset.pick)"))
 
 
 def test_a_bury_names_the_card_and_offers_only_eligible_heroes(contexts: Contexts) -> None:
@@ -126,8 +125,9 @@ def test_a_bury_names_the_card_and_offers_only_eligible_heroes(contexts: Context
     expect(page.locator("#decision-prompt")).to_have_text("Shaky Sharpshooter: choose how the markers move.")
     buttons = page.locator("#decision-options button.marker-option")
     expect(buttons).to_have_count(2)
-    expect(page.locator('#decision-options button[data-move="R+1"] .result')).to_have_text("then Red 5 · Green 4")
-    expect(page.locator('#decision-options button[data-move="G-1"] .result')).to_have_text("then Red 4 · Green 3")
+    result = '#decision-options button[data-move="{}"] .result'
+    expect(page.locator(result.format("R+1"))).to_have_text("then Red 5 · Green 4")
+    expect(page.locator(result.format("G-1"))).to_have_text("then Red 4 · Green 3")
     page.click('#decision-options button[data-move="R+1"]')
     expect(page.locator("#decision-prompt")).to_have_text("Shaky Sharpshooter: choose a hero to bury.")
     # only the face-up Imperial hero is offered: not the War Pig, not a face-down hero, no button for it
@@ -141,7 +141,8 @@ def test_a_bury_names_the_card_and_offers_only_eligible_heroes(contexts: Context
 
 
 def test_a_choice_of_player_is_made_on_their_party(contexts: Contexts) -> None:
-    state = run_card("overworked-amazon", {"players": 4, "parties": {1: "pigmented-war-pig leery-lizard"}}, ["G-1"])
+    state = run_card("overworked-amazon", {"players": 4, "parties": {1: "pigmented-war-pig leery-lizard"}},
+                     ["G-1"])
     page, engine = open_table(contexts, state, 0, viewport=WIDE)
     expect(page.locator("#decision-prompt")).to_have_text(
         "Overworked Amazon: choose a player; they bury 1 of their own face-up heroes.")
@@ -161,13 +162,13 @@ def test_setup_by_two_clicks_with_nothing_preselected(contexts: Contexts) -> Non
     expect(page.locator("#decision select")).to_have_count(0)
     expect(page.locator("#my-hand .hl-card.chosen")).to_have_count(0)
     expect(page.locator("#setup-confirm")).to_be_disabled()
-    page.click(f'#my-hand [data-card="{hand[2]}"]')
+    page.click(f'#my-hand [data-card="{hand[2]}"] .name')
     expect(page.locator(f'#my-hand [data-card="{hand[2]}"] .chosen-tag')).to_have_text("Keep face down")
-    page.click(f'#my-hand [data-card="{hand[0]}"]')
+    page.click(f'#my-hand [data-card="{hand[0]}"] .name')
     expect(page.locator(f'#my-hand [data-card="{hand[0]}"] .chosen-tag')).to_have_text("Discard")
-    page.click(f'#my-hand [data-card="{hand[0]}"]')  # a second click takes a choice back
+    page.click(f'#my-hand [data-card="{hand[0]}"] .name')  # a second click takes a choice back
     expect(page.locator("#setup-confirm")).to_be_disabled()
-    page.click(f'#my-hand [data-card="{hand[4]}"]')
+    page.click(f'#my-hand [data-card="{hand[4]}"] .name')
     page.click("#setup-confirm")
     expect(page.locator("#known .known-entry")).to_have_count(1)
     assert engine.moves == [f"keep {hand[2]} discard {hand[4]}"]
@@ -177,13 +178,14 @@ def test_the_main_action_discards_selected_cards_without_combination_buttons(con
     hand = ["leery-lizard", "furious-frog", "keen-koi"]
     state = build({"players": 4, "hands": {0: " ".join(hand)}, "tavern": "ace-fighter - -",
                    "harbor": "short-sighted-soldier rotting-orangutan flailing-knight"})
-    assert len([m for m in state.legal_moves() if m.startswith("discard")]) == 7  # what the page must not list
+    combinations = [m for m in state.legal_moves() if m.startswith("discard")]
+    assert len(combinations) == 7  # what the page must not list
     page, engine = open_table(contexts, state, 0, viewport=WIDE)
     expect(page.locator("#decision-options button")).to_have_count(2)  # the confirm and pass
     expect(page.locator("#discard-confirm")).to_be_disabled()
     expect(page.locator("#my-hand .play-card")).to_have_count(3)
-    page.click('#my-hand [data-card="keen-koi"]')
-    page.click('#my-hand [data-card="furious-frog"]')
+    page.click('#my-hand [data-card="keen-koi"] .name')
+    page.click('#my-hand [data-card="furious-frog"] .name')
     expect(page.locator("#discard-confirm")).to_have_text("Discard 2: Keen Koi, Furious Frog")
     page.click("#discard-confirm")
     expect(page.locator("#table-root")).to_have_attribute("data-ply", str(engine.ply))
@@ -194,19 +196,20 @@ def test_the_main_action_discards_selected_cards_without_combination_buttons(con
     assert _targets(page) == ["draw harbor", "draw tavern ace-fighter"]
     page.click('#tavern [data-card="ace-fighter"]')
     page.click('#piles [data-pile="harbor"]')
-    expect(page.locator("#decision-prompt")).to_have_text("Draw until you hold 4 cards: take a Tavern card or draw from the Harbor.")
+    expect(page.locator("#decision-prompt")).to_contain_text("Draw until you hold 4 cards")
     page.click('#piles [data-pile="harbor"]')
     expect(page.locator("#decision-prompt")).to_have_text("You hold 4 cards: choose 1 to discard.")
-    page.click('#my-hand [data-card="leery-lizard"]')
+    page.click('#my-hand [data-card="leery-lizard"] .name')
     assert engine.moves[-1] == "discard leery-lizard"
 
 
 @pytest.mark.parametrize("players", [4, 6])
 def test_a_crowded_table_fits_or_keeps_the_decision_in_view(contexts: Contexts, players: int) -> None:
-    """Big parties (6 heroes each), a 4-card hand and a full Tavern: one screen at 1366×800 for 4 players; with
-    6 players, and on a phone, the page scrolls and the decision stays in view."""
+    """Big parties (6 heroes each), a 4-card hand and a full Tavern: one screen at 1366×800 for 4 players;
+    with 6 players, and on a phone, the page scrolls and the decision stays in view."""
     deck = [c for c in hl.CARDS if c != "deceased-emperor"]
-    parties = {p: " ".join(("~" if k % 3 == 2 else "") + deck[6 * p + k] for k in range(6)) for p in range(players)}
+    parties = {p: " ".join(("~" if k % 3 == 2 else "") + deck[6 * p + k] for k in range(6))
+               for p in range(players)}
     rest = deck[6 * players:]
     state = build({"players": players, "parties": parties, "hands": {0: " ".join(rest[:3])},
                    "tavern": " ".join(rest[3:6]), "harbor": " ".join(rest[6:10]), "phase": "draw"})

@@ -63,7 +63,8 @@ def test_setup_is_two_choices_among_the_hand_not_every_pair() -> None:
     out, asked = _play_scripted(["2", "1"])
     text = "\n".join(out)
     assert not re.search(r"keep \S+ discard", text)  # no line per (keep, discard) pair
-    assert asked[:2] == ["Card to keep face down (number, 'help', 'q' to quit): ", "Card to discard (number): "]
+    assert asked[:2] == ["Card to keep face down (number, 'help', 'q' to quit): ",
+                         "Card to discard (number): "]
     # seed 4: the hand is Amazon, Oracle, Northman, Frogmage, Monsterslayer; keep #2, discard #1 of the rest
     assert "You put Tentacle Oracle face down into your party" in text
     assert "You discarded Overworked Amazon" in text
@@ -72,7 +73,7 @@ def test_setup_is_two_choices_among_the_hand_not_every_pair() -> None:
 
 
 def test_the_main_action_discards_several_cards_by_multi_select() -> None:
-    out, asked = _play_scripted(["2", "1", "d 1 9", "d 1 1", "d 1 3"])
+    out, _asked = _play_scripted(["2", "1", "d 1 9", "d 1 1", "d 1 3"])
     text = "\n".join(out)
     action = text.split(">> Your turn", 1)[1].split("You discarded", 1)[0]
     assert "discard " not in action.split("or discard up to 3", 1)[0]  # no combination lines

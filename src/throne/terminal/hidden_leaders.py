@@ -250,7 +250,7 @@ def _ask_action(v: dict[str, Any], input_fn: InputFn, out: OutputFn) -> str:
         out(f"  {i:>2}. play {_name(c)}")
     passing = len(hand) + 1
     out(f"  {passing:>2}. pass")
-    out(f"  or discard up to 3 hand cards: 'd' and their numbers, e.g. 'd 1 3' (a choice of {len(hand)} cards)")
+    out("  or discard up to 3 hand cards: 'd' and their numbers, e.g. 'd 1 3'")
     while True:
         text = _read(input_fn, out, "Your choice (number, 'd' and numbers, a move, 'help', 'q' to quit): ")
         words = text.split()
@@ -260,8 +260,8 @@ def _ask_action(v: dict[str, Any], input_fn: InputFn, out: OutputFn) -> str:
             return hl_moves.PASS
         if words and words[0] in ("d", "discard") and len(words) > 1:
             picked = [hand[int(w) - 1] if w.isdigit() and 1 <= int(w) <= len(hand) else w for w in words[1:]]
-            move = next((m for m in moves if m.startswith("discard ") and sorted(m.split()[1:]) == sorted(picked)),
-                        None)
+            move = next((m for m in moves
+                         if m.startswith("discard ") and sorted(m.split()[1:]) == sorted(picked)), None)
             if move and len(set(picked)) == len(picked):
                 return move
             out(f"'{text}' is not a discard of 1 to 3 different hand cards; e.g. 'd 1 3'.")

@@ -1,6 +1,6 @@
-"""The pending decision in a seat's view (rule book §7.2): who decides, its kind, the card being resolved, what
-the answer is for (`purpose`: the continuation, or the turn's own decision) and, for marker options, where the
-markers end up. Clients word prompts and draw options from these fields alone.
+"""The pending decision in a seat's view (rule book §7.2): who decides, its kind, the card being resolved,
+what the answer is for (`purpose`: the continuation, or the turn's own decision) and, for marker options,
+where the markers end up. Clients word prompts and draw options from these fields alone.
 
 Row: (card played by seat 0, setup, moves before the decision, kind, purpose, deciding seat).
 """

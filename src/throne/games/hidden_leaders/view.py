@@ -250,7 +250,8 @@ def view(st: State, seat: int | None) -> dict[str, Any]:
 
 def _purpose(st: State, kind: str) -> str:
     """What the pending decision is for: the continuation that receives the answer while a card resolves
-    (`frames.Cont`, e.g. `bury`), else the decision kind of the turn (`setup`, `action`, `draw`, `discard`)."""
+    (`frames.Cont`, e.g. `bury`), else the decision kind of the turn (`setup`, `action`, `draw`,
+    `discard`)."""
     if st.phase == "resolve" and st.stack:
         return str(st.stack[-1].get("then") or kind)
     return str(kind)
