@@ -355,12 +355,17 @@ def serve(
     abandon_timeout: Annotated[
         float | None, typer.Option(help="Seconds before a bot takes over a vanished player's seat.")
     ] = None,
+    log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
+    log_format: Annotated[
+        str, typer.Option(help="text, or json: one JSON object a line (THRONE_LOG_FORMAT).")
+    ] = "",
 ) -> None:
     """Run the web app and game server (migrations run first)."""
     extras.require("server", "`throne serve`")
     from throne.server import run
 
-    run.serve(host, port, run.make_settings(database, data_dir, abandon_timeout))
+    settings = run.make_settings(database, data_dir, abandon_timeout)
+    run.serve(host, port, settings, log_level=log_level, log_format=log_format or None)
 
 
 db_app = typer.Typer(help="Database maintenance.", no_args_is_help=True)

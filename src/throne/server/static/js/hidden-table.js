@@ -211,7 +211,7 @@ export class HiddenTable {
     track.replaceChildren();
     const { red, green, guardian } = this.view.markers || { red: 4, green: 4 };
     for (let space = 1; space <= 12; space += 1) {
-      const cell = h("div", { class: `space${space >= 9 ? " war" : ""}`, "data-space": space }, h("span", { text: String(space) }));
+      const cell = h("div", { class: `space${space >= 9 ? " war" : ""}`, "data-space": space }, h("span", { text: number(space) }));
       if (red === space) cell.append(h("span", { class: "marker red", title: t("ui.hl.red"), text: "R" }));
       if (green === space) cell.append(h("span", { class: "marker green", title: t("ui.hl.green"), text: "G" }));
       if (guardian === space) cell.append(h("span", { class: "marker guardian", title: t("ui.hl.guardian"), text: "✦" }));
