@@ -319,3 +319,35 @@ def test_screenshots_of_the_table_in_the_middle_of_a_game(contexts: Contexts, la
         if suffix:  # a phone from the hint down: the hint, the market strip and the whole board
             page.locator(".leaders-status").evaluate("el => el.scrollIntoView({ block: 'start' })")
         screenshot(page, f"leaders-{lang}{suffix}")
+
+
+LABEL_CONTRAST = """() => {
+  const lum = (c) => {
+    const [r, g, b] = c.match(/[\\d.]+/g).slice(0, 3).map(Number).map((v) => {
+      v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  return [...document.querySelectorAll('#board .cell')]
+    .filter((g) => !g.querySelector('.piece') || g.matches('.target, .dest'))
+    .map((g) => {
+      const [a, b] = [lum(getComputedStyle(g.querySelector('.cell-label')).fill),
+                      lum(getComputedStyle(g.querySelector('.hex')).fill)].sort((x, y) => y - x);
+      return [g.dataset.cell, (a + 0.05) / (b + 0.05)];
+    });
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_cell_names_are_readable_on_empty_cells_and_targets(contexts: Contexts, scheme: str) -> None:
+    page, _ = open_table(contexts, f"S=Ld1,BRc2 N=Ld7,RIc3 turn=S phase=action acted=- {REST}", seat=0)
+    page.emulate_media(color_scheme=scheme)
+    click(page, "c2")  # the Bruiser: the Rider it may push is a target, the empty cells around destinations
+    expect(page.locator("#board .cell.target")).to_have_count(1)
+    ratios = page.evaluate(LABEL_CONTRAST)
+    assert len(ratios) == 37 - 4 + 1  # every empty cell and the target
+    assert [(cell, round(r, 2)) for cell, r in ratios if r < 4.5] == []
+    # an occupied cell keeps its name visible under the token, not hidden by it
+    label = page.locator('#board .cell[data-cell="c3"] .cell-label').bounding_box()
+    token = page.locator('#board .cell[data-cell="c3"] .piece .body').bounding_box()
+    assert label is not None and token is not None
+    assert label["y"] + label["height"] / 2 >= token["y"] + token["height"]  # its middle below the token
