@@ -101,6 +101,10 @@ def test_every_piece_has_a_distinct_symbol_and_the_side_is_a_shape(contexts: Con
     too_close = [(a, b, round(d, 3)) for a, b, d, _ in pairs if d < 0.1]
     assert too_close == []
     assert all(ink > 0.08 for *_, ink in pairs)  # none is a speck
+    # the help of a piece shows its symbol on its side's token
+    click(page, "d5")  # North's Nemesis: not a move for South, so a click opens its help
+    expect(page.locator("#help-dialog .help-symbol svg.north use")).to_have_attribute("href", "#lp-NE")
+    page.keyboard.press("Escape")
     # a market card shows the symbol of its piece
     page, _ = open_table(contexts, f"S=Ld1 N=Ld7 turn=S phase=action acted=- {REST}", seat=0)
     expect(page.locator('#market .market-card[data-code="IL"] use.glyph')).to_have_attribute("href", "#lp-IL")
