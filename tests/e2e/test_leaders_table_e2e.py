@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Page, Route, expect
+from playwright.sync_api import Page, expect
 
 from tests.e2e.helpers import PHONE, Contexts, screenshot
 from tests.e2e.test_leaders_actions_e2e import EngineSocket, click, expect_sent
-from tests.e2e.test_narrated_turns_e2e import TurnSocket
+from tests.e2e.test_narrated_turns_e2e import open_table as open_turn_table
 from throne.games import leaders
 from throne.games.leaders.pieces import CODES
 
@@ -254,44 +254,6 @@ def test_phone_keeps_the_market_and_the_recruitment_cells_on_one_screen(contexts
         on_screen(f'#board .cell.dest[data-cell="{cell}"]')
     page.mouse.click(*on_screen('#board .cell[data-cell="a1"] .hex'))
     expect_sent(page, engine, "+VI@a1", 10)
-
-
-def _seated_and_connected(route: Route) -> None:
-    """The real table behind the page: its person shown at seat 0 and connected (the test's socket stands in
-    for the server's, so the server itself never sees the page connect)."""
-    response = route.fetch()
-    body = response.json()
-    if "game" in body:
-        seats = sorted(body["game"]["seats"], key=lambda s: s["kind"] != "human")
-        for i, seat in enumerate(seats):
-            seat["seat"] = i
-            if seat["kind"] == "human":
-                seat["connected"] = True
-        body["game"]["seats"] = seats
-        if body["game"].get("you"):
-            body["game"]["you"]["seat"] = 0
-    route.fulfill(response=response, json=body)
-
-
-def open_turn_table(
-    contexts: Contexts, position: str, *, lang: str, viewport: dict
-) -> tuple[Page, TurnSocket]:
-    """A table page at ``position`` whose socket (seat 0) sends the engine's events of each move it plays."""
-    engine = TurnSocket(leaders.from_position(position), seat=0)
-    page = contexts.page(lang=lang, viewport=viewport)
-    page.emulate_media(reduced_motion="reduce")
-    page.route_web_socket(re.compile(r"/ws/games/\d+$"), engine.handler)
-    page.route(re.compile(r"/api/games/\d+/record"), lambda route: route.fulfill(json={"moves": []}))
-    page.route(re.compile(r"/api/games/\d+/replay"), lambda route: route.fulfill(json={"steps": []}))
-    page.route(re.compile(r"/api/games/\d+$"), _seated_and_connected)
-    page.goto("/")
-    page.click("#quick-advanced > summary")
-    page.select_option("#quick-level", "random")
-    page.click("#play-bot-leaders")
-    page.wait_for_url(re.compile(r"/games/\d+$"))
-    expect(page.locator("#table-root")).to_have_attribute("data-ply", str(engine.ply))
-    page.wait_for_load_state("networkidle")
-    return page, engine
 
 
 # North swapped nothing yet: it steps its Archer and its Leader, then recruits; South then plays its Rider.

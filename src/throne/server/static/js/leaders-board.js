@@ -139,7 +139,7 @@ export function drawBoard(svg, view, opts = {}) {
       num.textContent = String(marks.get(name));
     }
     if (lost !== null && piece && piece.code === "L" && piece.side === lost) {
-      el("circle", { class: "lost-mark", cx, cy: cy + TOKEN_Y, r: SIZE * 0.84 }, g);
+      el("circle", { class: "lost-mark", cx, cy, r: 27 }, g); // around the token and the cell name
     }
     if (!clickable.has(name) && onRefused) {
       if (explain.has(name)) g.classList.add("explain");
