@@ -355,12 +355,22 @@ def serve(
     abandon_timeout: Annotated[
         float | None, typer.Option(help="Seconds before a bot takes over a vanished player's seat.")
     ] = None,
+    redis: Annotated[
+        str | None,
+        typer.Option(
+            help="Redis URL shared by the nodes of a cluster (THRONE_REDIS_URL); needs a shared PostgreSQL "
+            "--database. Default: one process owns every game."
+        ),
+    ] = None,
 ) -> None:
     """Run the web app and game server (migrations run first)."""
     extras.require("server", "`throne serve`")
     from throne.server import run
 
-    run.serve(host, port, run.make_settings(database, data_dir, abandon_timeout))
+    settings = run.make_settings(database, data_dir, abandon_timeout)
+    if redis:
+        settings.redis_url = redis
+    run.serve(host, port, settings)
 
 
 db_app = typer.Typer(help="Database maintenance.", no_args_is_help=True)

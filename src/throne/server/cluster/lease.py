@@ -58,7 +58,7 @@ return 1
 """
 
 # KEYS: lease. ARGV: node|token, channel, payload. Publishes only while the lease is the caller's.
-_PUBLISH = """
+PUBLISH_SCRIPT = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return -1 end
 return redis.call('PUBLISH', ARGV[2], ARGV[3])
 """
@@ -95,7 +95,7 @@ class Leases:
         self._claim = redis.register_script(_CLAIM)
         self._renew = redis.register_script(_RENEW)
         self._release = redis.register_script(_RELEASE)
-        self._publish = redis.register_script(_PUBLISH)
+        self._publish = redis.register_script(PUBLISH_SCRIPT)
         self._orphans = redis.register_script(_ORPHANS)
 
     @property
@@ -117,8 +117,11 @@ class Leases:
     async def claim(self, game: int) -> int | None:
         """Takes the lease of `game` if nobody holds it; returns the fencing token (None: held elsewhere)."""
         asked = time.monotonic()
-        token = int(await self._claim(keys=[lease_key(game), fence_key(game), EXPIRY],
-                                      args=[self.node, self.ttl_ms, game]))
+        token = int(
+            await self._claim(
+                keys=[lease_key(game), fence_key(game), EXPIRY], args=[self.node, self.ttl_ms, game]
+            )
+        )
         if token == 0:
             return None
         self.held[game] = Lease(game, token, self._deadline(asked))
