@@ -5,6 +5,7 @@
 #   make install-all    .venv with every extra (the research API and Ray included), for research work
 #   make install EXTRAS=rl,ray   .venv with the extras named (the core package alone: EXTRAS=)
 #   make lint           ruff, and import-linter (the layer table of docs/architecture.md)
+#   make axe            axe-core (npm, pinned) into tests/e2e/.axe for the accessibility browser tests
 #   make clean          removes .venv and the caches
 #   make help           this list
 #
@@ -25,7 +26,13 @@ space := $(empty) $(empty)
 # The stamp of a set of extras, names sorted: dev,server -> .venv/.installed-dev-server (none: -core).
 stamp = $(VENV)/.installed-$(or $(subst $(space),-,$(sort $(subst $(comma),$(space),$(1)))),core)
 
-.PHONY: serve test install install-all system-deps lint clean help
+# axe-core for the accessibility browser tests (tests/e2e/test_axe_e2e.py): a test-only, git-ignored folder,
+# installed once per pinned version (the stamp names it); the app itself never loads it.
+AXE_VERSION := 4.14.1
+AXE_DIR     := tests/e2e/.axe
+AXE_STAMP   := $(AXE_DIR)/.installed-$(AXE_VERSION)
+
+.PHONY: serve test install install-all system-deps lint axe clean help
 .PRECIOUS: $(VENV)/.installed-%
 
 $(BIN)/python:
@@ -47,15 +54,22 @@ serve: $(call stamp,$(SERVE_EXTRAS))
 system-deps:
 	bash scripts/system-deps.sh
 
+$(AXE_STAMP): | system-deps
+	rm -rf $(AXE_DIR)
+	npm install --prefix $(AXE_DIR) --no-save --no-audit --no-fund --no-package-lock --ignore-scripts axe-core@$(AXE_VERSION)
+	touch $@
+
+axe: $(AXE_STAMP)
+
 lint: $(call stamp,$(TEST_EXTRAS))
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/lint-imports
 
-test: $(call stamp,$(TEST_EXTRAS)) system-deps lint
+test: $(call stamp,$(TEST_EXTRAS)) system-deps $(AXE_STAMP) lint
 	$(BIN)/python -m pytest -n 2 --dist loadgroup
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis $(AXE_DIR)
 
 help:
 	@sed -n 's/^#   //p' Makefile

@@ -1,19 +1,21 @@
-"""Server load check: N concurrent live Leaders games, two scripted WebSocket clients each, on loopback.
+"""Server load check: N concurrent live games between scripted WebSocket clients on loopback, against
+`throne serve` and, in the same run with the same clients, against the relay anchor (`relay_anchor.py`: a
+minimal FastAPI WebSocket relay of moves without engine or database).
 
 Each client answers every state that asks it to move with a random move from the state's `legal_moves`;
 the latency of a move is the time from sending it to receiving the resulting state on the same socket
-(the server validates, commits to the database, then broadcasts). All N games are set up first (not
-measured); finished games are replaced, so N games stay live for the whole measured window. The clients run
-in this one process, on the same machine as the server.
+(`throne serve` validates, commits to the database, then broadcasts every seat its view). All N games are
+set up first (not measured); finished games are replaced, so N games stay live for the whole measured
+window. The clients run in this one process, on the same machine as the servers. Every level is measured
+`--runs` times, the anchor and `throne serve` one after the other each time; the table shows medians.
 
-    python benchmarks/server_load.py --games 10,100,500 --seconds 20
+    python benchmarks/server_load.py --games 10,100,500 --hidden 25 --seconds 20 --runs 3 --clock 5+3
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import random
 import socket
@@ -26,13 +28,27 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
+import orjson
 from websockets.asyncio.client import connect
+
+HERE = Path(__file__).resolve().parent
 
 
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def _wait_up(proc: subprocess.Popen, base: str) -> None:
+    for _ in range(600):
+        try:
+            if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError(f"the server at {base} did not start")
 
 
 def start_server(data_dir: Path) -> tuple[subprocess.Popen, str]:
@@ -44,19 +60,25 @@ def start_server(data_dir: Path) -> tuple[subprocess.Popen, str]:
         "THRONE_ABANDON_TIMEOUT": "3600",
         "THRONE_RATE_LIMITS": "off",
         "THRONE_MAX_SOCKETS_PER_IP": "100000",
+        "THRONE_WS_RATE_PER_S": "1000",  # scripted clients answer at once, far faster than people
     }
     log = open(data_dir / "server.log", "wb")  # noqa: SIM115 - kept open for the server's lifetime
     cmd = [sys.executable, "-m", "throne.cli", "serve", "--port", str(port), "--data-dir", str(data_dir)]
+    cmd += ["--log-level", "warning"]
     proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
-    for _ in range(600):
-        try:
-            if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
-                return proc, base
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    proc.kill()
-    raise RuntimeError("the server did not start")
+    _wait_up(proc, base)
+    return proc, base
+
+
+def start_anchor() -> tuple[subprocess.Popen, str]:
+    """The relay anchor on a free port."""
+    port = free_port()
+    cmd = [sys.executable, str(HERE / "relay_anchor.py"), "--port", str(port)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    _wait_up(proc, base)
+    return proc, base
 
 
 @dataclass
@@ -67,21 +89,34 @@ class Stats:
     errors: int = 0
 
 
-TIME_CONTROL: dict | None = None  # --clock: every game runs a Fischer clock
+@dataclass(frozen=True)
+class Level:
+    """One measured configuration: which game, how many seats, how many concurrent games, which clock."""
+
+    game: str
+    players: int
+    games: int
+    time_control: dict | None = None
 
 
-async def _new_game(base: str) -> tuple[int, list[str]]:
+async def _new_game(base: str, level: Level) -> tuple[int, list[str]]:
     tokens = []
     async with httpx.AsyncClient(base_url=base, timeout=60) as c:
-        body = {"game": "leaders", "name": "Load A", "time_control": TIME_CONTROL}
+        body = {
+            "game": level.game,
+            "players": level.players,
+            "name": "Load 0",
+            "time_control": level.time_control,
+        }
         r = await c.post("/api/games", json=body)
         r.raise_for_status()
         game_id = r.json()["game"]["id"]
         tokens.append(r.json()["token"])
-        c.cookies.clear()
-        r = await c.post(f"/api/games/{game_id}/join", json={"name": "Load B"})
-        r.raise_for_status()
-        tokens.append(r.json()["token"])
+        for n in range(1, level.players):
+            c.cookies.clear()
+            r = await c.post(f"/api/games/{game_id}/join", json={"name": f"Load {n}"})
+            r.raise_for_status()
+            tokens.append(r.json()["token"])
     return game_id, tokens
 
 
@@ -94,39 +129,40 @@ async def _player(
     stop: list[float],
     measuring: list[bool],
 ) -> None:
-    async with connect(f"{ws_base}/ws/games/{game_id}", max_size=2**22) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": token}))
+    async with connect(f"{ws_base}/ws/games/{game_id}", max_size=2**22, compression=None) as ws:
+        await ws.send(orjson.dumps({"type": "hello", "token": token}).decode())
         sent_at: float | None = None
+        ply_sent = -1
         while True:
             try:
                 raw = await asyncio.wait_for(ws.recv(), 1.0)
             except TimeoutError:
-                if time.monotonic() > stop[0]:  # the opponent left at the stop time
+                if time.monotonic() > stop[0]:  # the others left at the stop time
                     return
                 continue
-            msg = json.loads(raw)
+            msg = orjson.loads(raw)
             if msg["type"] == "error":
                 stats.errors += 1
                 continue
             if msg["type"] != "state":
                 continue
-            if sent_at is not None:
+            if sent_at is not None and msg["ply"] > ply_sent:
                 if measuring[0]:
                     stats.latencies.append(time.perf_counter() - sent_at)
                     stats.moves += 1
                 sent_at = None
             if msg["status"] != "live" or time.monotonic() > stop[0]:
                 return
-            if msg["your_turn"]:
-                sent_at = time.perf_counter()
-                await ws.send(
-                    json.dumps({"type": "move", "move": rng.choice(msg["legal_moves"]), "ply": msg["ply"]})
-                )
+            if msg["your_turn"] and sent_at is None:
+                sent_at, ply_sent = time.perf_counter(), msg["ply"]
+                move = {"type": "move", "move": rng.choice(msg["legal_moves"]), "ply": msg["ply"]}
+                await ws.send(orjson.dumps(move).decode())
 
 
 async def _table(
     base: str,
     ws_base: str,
+    level: Level,
     first: tuple[int, list[str]],
     seed: int,
     stats: Stats,
@@ -143,11 +179,12 @@ async def _table(
             stats.games += 1
         if time.monotonic() > stop[0]:
             return
-        game = await _new_game(base)
+        game = await _new_game(base, level)
 
 
-async def run_level(base: str, ws_base: str, games: int, seconds: float, warmup: float) -> dict[str, float]:
-    """Sets up `games` games first (not measured), plays `warmup` seconds, then measures `seconds`."""
+async def run_level(base: str, level: Level, seconds: float, warmup: float) -> dict[str, float]:
+    """Sets up the level's games first (not measured), plays `warmup` seconds, then measures `seconds`."""
+    ws_base = base.replace("http", "ws", 1)
     stats = Stats()
     measuring = [False]
     stop = [float("inf")]
@@ -155,11 +192,11 @@ async def run_level(base: str, ws_base: str, games: int, seconds: float, warmup:
 
     async def create() -> tuple[int, list[str]]:
         async with gate:
-            return await _new_game(base)
+            return await _new_game(base, level)
 
-    firsts = await asyncio.gather(*(create() for _ in range(games)))
+    firsts = await asyncio.gather(*(create() for _ in range(level.games)))
     tasks = [
-        asyncio.create_task(_table(base, ws_base, first, i, stats, stop, measuring))
+        asyncio.create_task(_table(base, ws_base, level, first, i, stats, stop, measuring))
         for i, first in enumerate(firsts)
     ]
     await asyncio.sleep(warmup)
@@ -172,54 +209,92 @@ async def run_level(base: str, ws_base: str, games: int, seconds: float, warmup:
     moves, lat = stats.moves, sorted(stats.latencies) or [float("nan")]
     await asyncio.gather(*tasks)
     return {
-        "games": games,
         "moves_per_s": moves / elapsed,
         "p50_ms": 1000 * statistics.median(lat),
         "p95_ms": 1000 * lat[min(len(lat) - 1, int(0.95 * len(lat)))],
         "moves": moves,
-        "finished_games": stats.games,
         "errors": stats.errors,
     }
 
 
+def _median(rows: list[dict[str, float]], key: str) -> float:
+    return statistics.median(r[key] for r in rows)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", default="10,100,500", help="comma-separated numbers of concurrent games")
-    parser.add_argument("--seconds", type=float, default=20.0, help="measured seconds per level")
     parser.add_argument(
-        "--warmup", type=float, default=5.0, help="seconds before measuring (games being set up)"
+        "--games", default="10,100,500", help="comma-separated numbers of concurrent Leaders games"
     )
+    parser.add_argument(
+        "--hidden", default="", help="comma-separated numbers of concurrent 4-player Hidden Leaders games"
+    )
+    parser.add_argument("--seconds", type=float, default=20.0, help="measured seconds per level")
+    parser.add_argument("--warmup", type=float, default=5.0, help="seconds played before measuring")
+    parser.add_argument("--runs", type=int, default=1, help="repetitions of every level (medians reported)")
+    parser.add_argument(
+        "--clock",
+        default=None,
+        help='also measure every Leaders level with a Fischer clock "minutes+increment"',
+    )
+    parser.add_argument("--no-anchor", action="store_true", help="measure `throne serve` only")
     parser.add_argument(
         "--url", default=None, help="an already running server (default: start `throne serve`)"
     )
-    parser.add_argument(
-        "--clock", default=None, help='a Fischer clock on every game, "minutes+increment" (e.g. 5+3)'
-    )
     args = parser.parse_args()
+    levels: list[Level] = [Level("leaders", 2, int(n)) for n in args.games.split(",") if n]
     if args.clock:
-        global TIME_CONTROL
         minutes, increment = (int(x) for x in args.clock.split("+"))
-        TIME_CONTROL = {"kind": "fischer", "minutes": minutes, "increment": increment}
-    server = None
-    if args.url:
-        base = args.url.rstrip("/")
-    else:
-        server, base = start_server(Path(tempfile.mkdtemp(prefix="throne-load-")))
-    ws_base = base.replace("http", "ws", 1)
+        control = {"kind": "fischer", "minutes": minutes, "increment": increment}
+        levels += [Level("leaders", 2, int(n), control) for n in args.games.split(",") if n]
+    levels += [Level("hidden-leaders", 4, int(n)) for n in args.hidden.split(",") if n]
+    procs: list[subprocess.Popen] = []
     try:
-        print("| concurrent games | moves/s | p50 latency (ms) | p95 latency (ms) | moves | errors |")
-        print("|---:|---:|---:|---:|---:|---:|")
-        for games in (int(x) for x in args.games.split(",")):
-            r = asyncio.run(run_level(base, ws_base, games, args.seconds, args.warmup))
+        if args.url:
+            base = args.url.rstrip("/")
+        else:
+            proc, base = start_server(Path(tempfile.mkdtemp(prefix="throne-load-")))
+            procs.append(proc)
+        anchor = None
+        if not args.no_anchor:
+            proc, anchor = start_anchor()
+            procs.append(proc)
+        results: dict[tuple[str, Level], list[dict[str, float]]] = {}
+        for run in range(args.runs):
+            for level in levels:
+                targets = [("throne serve", base)]
+                if anchor is not None and level.time_control is None:
+                    targets.insert(0, ("anchor", anchor))
+                for name, url in targets:
+                    r = asyncio.run(run_level(url, level, args.seconds, args.warmup))
+                    results.setdefault((name, level), []).append(r)
+                    print(
+                        f"run {run + 1} {name} {level.game} x{level.games}"
+                        f"{' clock' if level.time_control else ''}: {r['moves_per_s']:.0f} moves/s, "
+                        f"p50 {r['p50_ms']:.1f} ms, p95 {r['p95_ms']:.1f} ms, {r['errors']} errors",
+                        file=sys.stderr,
+                        flush=True,
+                    )
+        print(
+            f"\nMedians of {args.runs} run(s) of {args.seconds:g} s each:\n\n"
+            "| server | game | clock | concurrent games | moves/s | p50 latency (ms) | p95 latency (ms) "
+            "| errors | × anchor |\n|---|---|---|---:|---:|---:|---:|---:|---:|"
+        )
+        for (name, level), rows in results.items():
+            same = Level(level.game, level.players, level.games)
+            base_rows = results.get(("anchor", same))
+            mps = _median(rows, "moves_per_s")
+            ratio = f"{mps / _median(base_rows, 'moves_per_s'):.2f}" if base_rows and name != "anchor" else ""
+            clock = args.clock if level.time_control else "—"
+            errors = sum(r["errors"] for r in rows)
             print(
-                f"| {games} | {r['moves_per_s']:.0f} | {r['p50_ms']:.1f} | {r['p95_ms']:.1f} | {r['moves']} "
-                f"| {r['errors']} |",
-                flush=True,
+                f"| {name} | {level.game} ({level.players}p) | {clock} | {level.games} | {mps:.0f} "
+                f"| {_median(rows, 'p50_ms'):.1f} | {_median(rows, 'p95_ms'):.1f} | {errors} | {ratio} |"
             )
     finally:
-        if server is not None:
-            server.terminate()
-            server.wait(30)
+        for proc in procs:
+            proc.terminate()
+            proc.wait(30)
 
 
 if __name__ == "__main__":

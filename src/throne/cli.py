@@ -355,6 +355,10 @@ def serve(
     abandon_timeout: Annotated[
         float | None, typer.Option(help="Seconds before a bot takes over a vanished player's seat.")
     ] = None,
+    log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
+    log_format: Annotated[
+        str, typer.Option(help="text, or json: one JSON object a line (THRONE_LOG_FORMAT).")
+    ] = "",
     redis: Annotated[
         str | None,
         typer.Option(
@@ -370,7 +374,7 @@ def serve(
     settings = run.make_settings(database, data_dir, abandon_timeout)
     if redis:
         settings.redis_url = redis
-    run.serve(host, port, settings)
+    run.serve(host, port, settings, log_level=log_level, log_format=log_format or None)
 
 
 db_app = typer.Typer(help="Database maintenance.", no_args_is_help=True)

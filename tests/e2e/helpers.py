@@ -25,10 +25,24 @@ class Contexts:
         self.opened: list[BrowserContext] = []
         self.errors: list[str] = []
 
-    def page(self, *, lang: str = "en", viewport: dict | None = None, has_touch: bool = False) -> Page:
+    def page(
+        self,
+        *,
+        lang: str = "en",
+        viewport: dict | None = None,
+        has_touch: bool = False,
+        color_scheme: str = "light",
+        bypass_csp: bool = False,
+    ) -> Page:
+        """A page of a fresh context; `bypass_csp` only for tests that inject their own scripts (axe-core)."""
         locale = {"en": "en-US", "fa": "fa-IR", "ja": "ja-JP"}[lang]
         context = self.browser.new_context(
-            base_url=self.base, viewport=viewport or DESKTOP, locale=locale, has_touch=has_touch
+            base_url=self.base,
+            viewport=viewport or DESKTOP,
+            locale=locale,
+            has_touch=has_touch,
+            color_scheme=color_scheme,
+            bypass_csp=bypass_csp,
         )
         context.set_default_timeout(20_000)
         self.opened.append(context)

@@ -35,7 +35,7 @@ class Settings:
     time_source: Callable[[], int] | None = None
     max_body_bytes: int = 64 * 1024
     max_ws_message_bytes: int = 16 * 1024
-    ws_rate_per_s: float = 20.0
+    ws_rate_per_s: float = field(default_factory=lambda: _env_float("THRONE_WS_RATE_PER_S", 20.0))
     ws_burst: int = 40
     ws_max_refused: int = 100
     hello_timeout: float = 30.0

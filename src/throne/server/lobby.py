@@ -35,7 +35,7 @@ from throne.server.resilience import Backoff, CircuitBreaker
 from throne.server.sessions import new_token, token_hash
 from throne.server.validate import first_bad_int
 from throne.store.models import User
-from throne.store.repo import Conflict, GameInfo, Repo, SeatSpec, StoreUnavailable, is_read
+from throne.store.repo import Conflict, GameInfo, Repo, SeatInfo, SeatSpec, StoreUnavailable, is_read
 
 if TYPE_CHECKING:
     from throne.server.cluster.node import Cluster
@@ -87,9 +87,9 @@ class Hub:
         self._finished: dict[int, tuple[GameInfo, Any]] = {}
         self._lock = asyncio.Lock()
         self.chooser: Callable[..., Any] | None = None  # replaced in tests; default: throne.ai
-        self.rematches: dict[int, set[int]] = {}  # finished game -> seats that asked for a rematch
         self.chat_limits = ChatLimits()  # per writer and address, across their connections
         # finished game -> its rematch (0 while it is being made): one rematch per game, however often asked
+        # (the store keeps the asks and the rematch made; this remembers the recent ones without a read)
         self.rematched: OrderedDict[int, int] = OrderedDict()
         # open table -> {table place: engine seat} chosen at creation; kept in memory (a restart forgets the
         # choice of a table still waiting for players, which then seats everybody at random)
@@ -208,11 +208,15 @@ class Hub:
                 kind = kind_of(info.game)
                 state = await self.cpu(rebuild, kind, info, moves)
             except Exception:
-                log.exception("game %s cannot be rebuilt from its move log; left as it is", game_id)
+                log.exception(
+                    "game %s cannot be rebuilt from its move log; left as it is",
+                    game_id,
+                    extra={"game_id": game_id},
+                )
                 continue
             info.ply = len(moves)
             self._start_match(info, kind, state)
-            log.info("game %s resumed at ply %d", game_id, info.ply)
+            log.info("game %s resumed at ply %d", game_id, info.ply, extra={"game_id": game_id})
 
     async def close(self) -> None:
         if self.cluster is not None:  # hands this node's games over before the sockets close
@@ -353,7 +357,11 @@ class Hub:
         try:
             info = await self.maybe_start(info)
         except StoreUnavailable:
-            log.warning("game %s: the table is full but could not start now; retrying", game_id)
+            log.warning(
+                "game %s: the table is full but could not start now; retrying",
+                game_id,
+                extra={"game_id": game_id},
+            )
             self._start_later(game_id)
         return info, token, place
 
@@ -369,7 +377,11 @@ class Hub:
                     return
                 except StoreUnavailable:
                     continue
-            log.error("game %s: a full table could not be started after 20 tries", game_id)
+            log.error(
+                "game %s: a full table could not be started after 20 tries",
+                game_id,
+                extra={"game_id": game_id},
+            )
 
         task = asyncio.create_task(retry())
         self._background.add(task)
@@ -618,7 +630,15 @@ class Hub:
             "clocks": match.clocks() if match is not None else None,
             "offers": match.offers()
             if match is not None
-            else {"draw": None, "draw_allowed": False, "takeback": None, "undo_allowed": False},
+            else {
+                "draw": None,
+                "draw_allowed": False,
+                "takeback": None,
+                "takeback_accepted": [],
+                "undo_allowed": False,
+                "rematch": [],
+                "rematch_game": None,
+            },
         }
 
     def broadcast_state(self, match: Match) -> None:
@@ -685,6 +705,8 @@ class Hub:
         message = self.state_message(game_id, kind, state, info.ply, info.status, info.result, seat)
         if info.status == "finished":  # it may have ended without the engine (timeout, resignation, draw)
             message.update(to_play=None, your_turn=False, legal_moves=[])
+            asked, made = await self.db(self.repo.rematch, game_id)  # stored: it outlives a restart
+            message["offers"] = {**message["offers"], "rematch": asked, "rematch_game": made}
         if info.clock is not None:
             snap = info.clock
             message["clocks"] = {
@@ -736,37 +758,42 @@ class Hub:
     async def rematch(self, game_id: int, seat: int) -> None:
         """`seat` asks to play a finished game again. Once every person at the table asked (bots accept at
         once), a new game starts with the same players, each one seat on (two seats: sides swapped); each
-        seat's connections get `rematch` with the new game and their new seat token."""
+        seat's connections get `rematch` with the new game and their new seat token. Asks and the rematch
+        made are stored: a restart keeps them (a later ask answers `rematch_done` with the new game)."""
         info = await self.db(self.repo.get_game, game_id)
         if info.status != "finished":
             raise MoveRefused("not_finished", "a rematch is asked for once the game is over")
         mine = info.seat(seat)
-        if mine is None or mine.kind != "human":
+        if mine is None or not _person(mine):
             raise MoveRefused("not_your_seat", f"seat {seat} is played by a bot")
+        if game_id not in self.rematched:
+            asked, new_ask, made = await self.db(self.repo.ask_rematch, game_id, seat)
+            if made is not None:
+                self._remember_rematch(game_id, made)
+            elif not new_ask:
+                raise MoveRefused("rematch_pending", "you already asked for a rematch")
         if game_id in self.rematched:
             raise MoveRefused(
                 "rematch_done", "this game was already played again", new_game_id=self.rematched[game_id]
             )
-        asked = self.rematches.setdefault(game_id, set())
-        if seat in asked:
-            raise MoveRefused("rematch_pending", "you already asked for a rematch")
-        asked.add(seat)
-        people = {s.seat for s in info.seats if s.kind == "human"}
-        if not people <= asked:
-            message = {"type": "rematch_pending", "game_id": game_id, "seats": sorted(asked)}
+        people = {s.seat for s in info.seats if _person(s)}
+        if not people <= set(asked):
+            message = {"type": "rematch_pending", "game_id": game_id, "seats": asked}
             for conn in list(self.rooms.get(game_id, ())):
                 conn.send(message)
             return
-        del self.rematches[game_id]
-        self.rematched[game_id] = 0  # before any await: a second ask meanwhile is refused, not made again
-        while len(self.rematched) > REMEMBERED_REMATCHES:
-            self.rematched.popitem(last=False)
+        self._remember_rematch(game_id, 0)  # before any await: a second ask meanwhile is refused
         try:
             new = await self._start_rematch(info, mine.user_id)
         except BaseException:
             self.rematched.pop(game_id, None)
             raise
-        self.rematched[game_id] = new.id
+        self._remember_rematch(game_id, new.id)
+
+    def _remember_rematch(self, game_id: int, new_game_id: int) -> None:
+        self.rematched[game_id] = new_game_id
+        while len(self.rematched) > REMEMBERED_REMATCHES:
+            self.rematched.popitem(last=False)
 
     async def _start_rematch(self, info: GameInfo, creator_id: int | None) -> GameInfo:
         """Makes and starts the rematch of `info` and tells its room; returns the new game."""
@@ -776,7 +803,7 @@ class Hub:
         specs = []
         for s in info.seats:
             place = (s.seat + 1) % n
-            if s.kind == "human":
+            if _person(s):
                 tokens[s.seat] = new_token()
                 specs.append(
                     SeatSpec(place, "human", s.name, user_id=s.user_id, token_hash=token_hash(tokens[s.seat]))
@@ -798,6 +825,7 @@ class Hub:
             seats=specs,
             clock=clock,
         )
+        await self.db(self.repo.rematched, game_id, new.id)
         new = await self.maybe_start(new, order=list(range(n)))
         for conn in list(self.rooms.get(game_id, ())):
             message: dict[str, Any] = {"type": "rematch", "game_id": game_id, "new_game_id": new.id}
@@ -834,6 +862,12 @@ def seating(players: int, chosen: dict[int, int]) -> list[int]:
     _rng.shuffle(rest)
     filled = iter(rest)
     return [p if p is not None else next(filled) for p in order]
+
+
+def _person(seat: SeatInfo) -> bool:
+    """A seat a person sat at, even if a bot played it on after they resigned, ran out of time or left: that
+    person is asked for the rematch and plays it (a bot's own seat stays a bot's)."""
+    return seat.kind == "human" or (seat.takeover and seat.user_id is not None)
 
 
 def _bot_seats(info: GameInfo) -> frozenset[int]:

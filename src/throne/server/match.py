@@ -20,6 +20,7 @@ from throne.clock import Clock, TimeControl
 from throne.games import Outcome
 from throne.server.events import EventLog
 from throne.server.games import GameKind
+from throne.server.logs import GAME_ID
 from throne.server.resilience import Backoff
 from throne.store.repo import Conflict, GameInfo, StalePly, StoreUnavailable
 
@@ -147,7 +148,10 @@ class Match:
             "draw": self.draw_offer,
             "draw_allowed": self._decides_alone(),
             "takeback": self.takeback,
+            "takeback_accepted": sorted(self._takeback_yes) if self.takeback is not None else [],
             "undo_allowed": not self.info.rated,
+            "rematch": [],  # asked once the game is over (the finished game's state carries them)
+            "rematch_game": None,
         }
 
     # ---- called by the hub / connections ------------------------------------------------------------------
@@ -237,6 +241,7 @@ class Match:
 
     # ---- the owner loop ------------------------------------------------------------------------------------
     async def _run(self) -> None:
+        GAME_ID.set(self.game_id)  # every line this task and the tasks it starts log names the game
         self._schedule()
         while not self.over or self._dirty:
             if self._dirty:  # memory may differ from the store: read the truth back, with backoff
@@ -333,6 +338,7 @@ class Match:
         snapshot = clock.snapshot(now) if clock.timed else None
         await self._store(item, self.game_id, ply, item.seat, item.move, result, rate, snapshot)
         self.state, self.ply, self.clock = state, ply + 1, clock  # one step: state, ply and clock agree
+        log.debug("ply %d committed: seat %d played %r", ply, item.seat, item.move)
         if self.draw_offer is not None and self.draw_offer != item.seat:
             self.draw_offer = None  # a move instead of an answer declines the draw
         self.takeback = None  # a move instead of an answer declines a takeback

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from pathlib import Path
 
 from throne.server.config import Settings
@@ -21,13 +20,16 @@ def make_settings(
     return settings
 
 
-def serve(host: str, port: int, settings: Settings, log_level: str = "info") -> None:
+def serve(
+    host: str, port: int, settings: Settings, log_level: str = "info", log_format: str | None = None
+) -> None:
     import uvicorn
 
+    from throne.server import logs
     from throne.server.app import create_app
     from throne.server.slow_headers import header_deadline_protocol
 
-    logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logs.configure(log_level, log_format)
     app = create_app(settings)
     # Game messages are small; compressing each one cost more CPU than the rest of a move (measured).
     uvicorn.run(
@@ -35,6 +37,7 @@ def serve(host: str, port: int, settings: Settings, log_level: str = "info") -> 
         host=host,
         port=port,
         log_level=log_level,
+        log_config=None,  # our handlers (logs.configure): one format for every line
         ws_max_size=64 * 1024,
         ws_per_message_deflate=False,
         timeout_graceful_shutdown=5,

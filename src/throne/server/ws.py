@@ -17,6 +17,7 @@ from throne.server.caps import Caps
 from throne.server.conn import Conn
 from throne.server.errors import ApiError
 from throne.server.lobby import Hub
+from throne.server.logs import GAME_ID
 from throne.server.match import MoveRefused
 from throne.server.sessions import COOKIE, token_hash
 from throne.store.repo import GameInfo, NotFound
@@ -277,6 +278,7 @@ async def game_socket(ws: WebSocket, game_id: int) -> None:
 
 
 async def _serve(ws: WebSocket, game_id: int) -> None:
+    GAME_ID.set(game_id)  # the lines this socket logs name its game
     hub: Hub = ws.app.state.hub
     session = _Session(hub, ws, game_id)  # the game is looked up at hello: unknown and hidden look alike
     settings = hub.settings

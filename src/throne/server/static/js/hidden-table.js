@@ -2,7 +2,7 @@
 // card backs), the Tavern, the piles, the power track, the pending decision (built from the legal move
 // strings, hidden-leaders.md §7.1), a public log and the final scoring. Game data (card factions, leader
 // alliances) comes from the page (rendered by the server from the engine); no rule lives here.
-import { t, cardName, has } from "./i18n.js";
+import { t, cardName, has, number } from "./i18n.js";
 import { EventLog, hiddenEnding } from "./narrate.js";
 import { h } from "./common.js";
 
@@ -212,7 +212,7 @@ export class HiddenTable {
     track.replaceChildren();
     const { red, green, guardian } = this.view.markers || { red: 4, green: 4 };
     for (let space = 1; space <= 12; space += 1) {
-      const cell = h("div", { class: `space${space >= 9 ? " war" : ""}`, "data-space": space }, h("span", { text: String(space) }));
+      const cell = h("div", { class: `space${space >= 9 ? " war" : ""}`, "data-space": space }, h("span", { text: number(space) }));
       if (red === space) cell.append(h("span", { class: "marker red", title: t("ui.hl.red"), text: "R" }));
       if (green === space) cell.append(h("span", { class: "marker green", title: t("ui.hl.green"), text: "G" }));
       if (guardian === space) cell.append(h("span", { class: "marker guardian", title: t("ui.hl.guardian"), text: "✦" }));

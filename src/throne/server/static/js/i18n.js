@@ -13,10 +13,15 @@ export async function loadCatalog(lang = language) {
   return messages;
 }
 
-/** The text of `key` with `{name}` placeholders filled; the key itself when it is unknown. */
+/** The text of `key` with `{name}` placeholders filled (numbers written in the page's language); the key
+ * itself when it is unknown. */
 export function t(key, params = {}) {
   const text = Object.prototype.hasOwnProperty.call(messages, key) ? messages[key] : key;
-  return text.replace(/\{([a-z_]+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  return text.replace(/\{([a-z_]+)\}/g, (whole, name) => (name in params ? shown(params[name]) : whole));
+}
+
+function shown(value) {
+  return typeof value === "number" ? number(value) : String(value);
 }
 
 /** Whether the catalogue has `key`. */
@@ -43,9 +48,19 @@ export function botName(level) {
   return has(`ui.bot.${level}`) ? t(`ui.bot.${level}`) : level;
 }
 
-/** A number written in the page's language (Persian digits and separators in fa). */
-export function number(n) {
-  return new Intl.NumberFormat(language).format(n);
+const formats = new Map();
+
+/** A number written in the page's language (Persian digits and separators in fa); thousands grouped from five
+ * digits on (ratings and table numbers stay "1500", not "1,500"). */
+export function number(n, options = {}) {
+  const key = `${language} ${JSON.stringify(options)}`;
+  if (!formats.has(key)) formats.set(key, new Intl.NumberFormat(language, { useGrouping: "min2", ...options }));
+  return formats.get(key).format(n);
+}
+
+/** A list written in the page's language ("a, b and c"; Persian "،" and "و"). */
+export function list(items, type = "conjunction") {
+  return new Intl.ListFormat(language, { style: "long", type }).format(items.map(String));
 }
 
 /** Text isolated from its surroundings' direction inside a plain string (what <bdi> does for an element). */

@@ -1,0 +1,76 @@
+"""Structured logs: text or JSON lines, with the game id on every line logged on a game's behalf.
+
+A game's owner task, its bots and the sockets of its room run with `GAME_ID` set (a context variable that
+tasks inherit), so a record needs no id in its arguments to be found by game: the JSON formatter writes it as
+`"game_id"`, the text formatter as `game=N`. `record.game_id` (logging's `extra=`) wins over the context.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import logging
+import os
+from datetime import UTC, datetime
+from typing import IO, Any
+
+import orjson
+
+GAME_ID: contextvars.ContextVar[int | None] = contextvars.ContextVar("throne_game_id", default=None)
+TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s%(game)s: %(message)s"
+
+
+class GameFilter(logging.Filter):
+    """Stamps `record.game_id` (from `extra=`, else the context of the call) and `record.game` (" game=N"
+    or "", for the text format). It runs when the record is handled, in the logging call's own context."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        game = getattr(record, "game_id", None)
+        if game is None:
+            game = record.game_id = GAME_ID.get()
+        record.game = "" if game is None else f" game={game}"
+        return True
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line: time (UTC, ISO 8601), level, logger, message, game id, exception."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, Any] = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        game = getattr(record, "game_id", None)
+        if game is not None:
+            line["game_id"] = game
+        if record.exc_info:
+            line["exception"] = self.formatException(record.exc_info)
+        return orjson.dumps(line, default=str).decode()
+
+
+def handler(fmt: str | None = None, stream: IO[str] | None = None) -> logging.Handler:
+    """A handler writing `fmt` ("text" or "json"; default: THRONE_LOG_FORMAT, else text) to `stream`
+    (default stderr)."""
+    fmt = (fmt or os.environ.get("THRONE_LOG_FORMAT") or "text").lower()
+    if fmt not in ("text", "json"):
+        raise ValueError(f"unknown log format {fmt!r}: text or json")
+    out = logging.StreamHandler(stream)
+    out.addFilter(GameFilter())
+    out.setFormatter(JsonFormatter() if fmt == "json" else logging.Formatter(TEXT_FORMAT))
+    return out
+
+
+def configure(level: str = "info", fmt: str | None = None) -> logging.Handler:
+    """Replaces the root logger's handlers with one `handler(fmt)`; uvicorn's loggers write through it too."""
+    out = handler(fmt)
+    root = logging.getLogger()
+    for old in list(root.handlers):
+        root.removeHandler(old)
+    root.addHandler(out)
+    root.setLevel(level.upper())
+    for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
+        logger = logging.getLogger(name)
+        logger.handlers.clear()
+        logger.propagate = True
+    return out
