@@ -22,8 +22,9 @@ from tests.store.pg import PgCluster
 from throne.server.games import kind_of, rebuild
 from throne.store import Database, Repo
 
-LEASE_TTL = 1.5
+LEASE_TTL = 3.0  # a loaded machine may stall a node's loop for a second; its games must not move then
 STEP = 30.0  # seconds any one step may take on a loaded machine
+RETRY = ("owner_moved", "owner_unavailable", "store_unavailable")  # a client sends those moves again
 
 
 def _owner(r: redis.Redis, game: int) -> str | None:
@@ -42,9 +43,25 @@ def _advance(players: list[Player], plies: int, rng: random.Random) -> int:
             break
         mover = next((p for p, s in zip(players, states, strict=True) if s["your_turn"]), None)
         if mover is not None and mover.state is not None and mover.state["ply"] == ply:
-            mover.move(rng.choice(mover.state["legal_moves"]), ply)
+            _play(mover, rng.choice(mover.state["legal_moves"]), ply)
         ply = min(p.wait_ply(ply + 1, STEP)["ply"] for p in players)
     return ply
+
+
+def _play(mover: Player, move: str, ply: int) -> None:
+    """Sends a move until it is played: a move refused because its game is moving to another node is sent
+    again, as a client does (the ply makes a second send of a move that was played a `stale` refusal)."""
+    mover.move(move, ply)
+
+    def answered(m: dict[str, Any]) -> bool:
+        return m["type"] == "error" or (m["type"] == "state" and m["ply"] > ply)
+
+    while True:
+        got = mover.recv_until(answered, STEP)
+        if got["type"] == "state" or got["code"] == "stale":
+            return
+        assert got["code"] in RETRY, got
+        mover.move(move, ply)
 
 
 def _poll_errors(player: Player) -> list[dict[str, Any]]:

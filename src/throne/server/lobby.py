@@ -25,8 +25,9 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from throne.clock import Clock, ClockError, TimeControl
 from throne.games.randomness import new_secret
 from throne.server.chat import ChatLimits
+from throne.server.commit import GroupCommit
 from throne.server.config import Settings
-from throne.server.conn import Conn
+from throne.server.conn import Conn, encode
 from throne.server.errors import ApiError
 from throne.server.games import GameKind, OptionsError, bot_names, initial_state, kind_of, rebuild
 from throne.server.match import Match, MoveRefused
@@ -35,7 +36,17 @@ from throne.server.resilience import Backoff, CircuitBreaker
 from throne.server.sessions import new_token, token_hash
 from throne.server.validate import first_bad_int
 from throne.store.models import User
-from throne.store.repo import Conflict, GameInfo, Repo, SeatInfo, SeatSpec, StoreUnavailable, is_read
+from throne.store.repo import (
+    Conflict,
+    GameInfo,
+    NewMove,
+    Repo,
+    SeatInfo,
+    SeatSpec,
+    StalePly,
+    StoreUnavailable,
+    is_read,
+)
 
 if TYPE_CHECKING:
     from throne.server.cluster.node import Cluster
@@ -97,12 +108,17 @@ class Hub:
         self.now_ms: Callable[[], int] = settings.time_source or (lambda: int(time.time() * 1000))
         # Set when nodes share the games (`throne serve --redis`): leases, routing and fan-out across nodes.
         self.cluster: Cluster | None = None
+        # Every owner task's moves go through one group commit (several games' moves per transaction).
+        self.commits = GroupCommit(self._write_moves, window=settings.commit_window)
 
     def fence(self, game_id: int) -> None:
         """Raises MoveRefused unless this process may write for the live game (always, without a cluster;
         in a cluster, while this node certainly holds the game's lease)."""
         if self.cluster is not None and not self.cluster.holds(game_id):
             raise MoveRefused("owner_moved", "the game moved to another server; send it again")
+
+    async def _write_moves(self, moves: list[NewMove]) -> list[StalePly | None]:
+        return await self.db(self.repo.append_moves, moves)
 
     async def db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Runs a repository call off the event loop: `@reads` methods on the reader pool, the rest on the
@@ -226,6 +242,7 @@ class Hub:
         for match in list(self.matches.values()):
             await match.stop()
         self.matches.clear()
+        await self.commits.close()
         for conns in self.rooms.values():
             for conn in list(conns):
                 conn.close(1001)
@@ -601,10 +618,13 @@ class Hub:
         bot_seats: frozenset[int] = frozenset(),
         events: list[dict[str, Any]] | None = None,
         match: Match | None = None,
+        legal: list[str] | None = None,
+        clocks: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """One connection's `state` message. A seat played by a bot (a take-over) is never told to move.
         `events` are those of the moves since the previous `state` this connection got; a live `match`
-        adds its clocks and pending offers (and may have ended without the engine: timeout, resignation)."""
+        adds its clocks and pending offers (and may have ended without the engine: timeout, resignation).
+        `cache` (views by seat), `legal` (the legal moves) and `clocks` let a broadcast compute each once."""
         if cache is not None and seat in cache:
             view = cache[seat]
         else:
@@ -614,6 +634,10 @@ class Hub:
         over = bool(state.is_over) or (match is not None and match.over)
         to_play = None if over else state.to_play
         mine = seat is not None and seat == to_play and seat not in bot_seats
+        if mine and legal is None:
+            legal = list(state.legal_moves())
+        if match is not None and clocks is None:
+            clocks = match.clocks()
         return {
             "type": "state",
             "game_id": game_id,
@@ -622,12 +646,12 @@ class Hub:
             "seat": seat,
             "to_play": to_play,
             "your_turn": mine,
-            "legal_moves": list(state.legal_moves()) if mine else [],
+            "legal_moves": legal if mine else [],
             "last_move": view.get("last_move") if isinstance(view, dict) else None,
             "view": view,
             "result": result,
             "events": events or [],
-            "clocks": match.clocks() if match is not None else None,
+            "clocks": clocks,
             "offers": match.offers()
             if match is not None
             else {
@@ -642,17 +666,24 @@ class Hub:
         }
 
     def broadcast_state(self, match: Match) -> None:
+        """Sends every connection of the match its seat's `state`. Each seat's view (and the legal moves,
+        the clocks) is computed once per broadcast, and each distinct message is encoded once: every socket
+        of a seat, and every spectator, that last saw the same ply gets the same bytes."""
         if self.cluster is not None and not self.cluster.holds(match.game_id):
             return  # fenced: a node that lost the game's lease shows nothing of it
         cache: dict[int | None, dict[str, Any]] = {}
+        encoded: dict[tuple[int | None, int | None], str] = {}
         status = "finished" if match.over else "live"
         result = match.result
         bots = _bot_seats(match.info)
+        legal: list[str] | None = None
+        clocks = match.clocks()
         for conn in list(self.rooms.get(match.game_id, ())):
-            events = match.events.since(conn.events_ply, match.ply, conn.seat)
-            conn.events_ply = match.ply
-            conn.send(
-                self.state_message(
+            key = (conn.seat, conn.events_ply)
+            text = encoded.get(key)
+            if text is None:
+                events = match.events.since(conn.events_ply, match.ply, conn.seat)
+                message = self.state_message(
                     match.game_id,
                     match.kind,
                     match.state,
@@ -664,10 +695,16 @@ class Hub:
                     bots,
                     events,
                     match,
+                    legal,
+                    clocks,
                 )
-            )
+                if message["your_turn"]:
+                    legal = message["legal_moves"]
+                text = encoded[key] = encode(message)
+            conn.events_ply = match.ply
+            conn.send_text(text)
         if self.cluster is not None:  # the other nodes' sockets: every seat's message, computed here once
-            self.cluster.publish_state(match, cache)
+            self.cluster.publish_state(match, cache, legal, clocks)
 
     async def current_state(
         self, game_id: int, seat: int | None, conn: Conn | None = None

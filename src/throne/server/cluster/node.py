@@ -29,32 +29,25 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import orjson
 import redis.asyncio as aioredis
 
 from throne.server.chat import readable
 from throne.server.cluster.lease import PREFIX, PUBLISH_SCRIPT, Leases, lease_key
+from throne.server.conn import Conn, encode
 from throne.server.errors import ApiError
 from throne.server.games import kind_of, rebuild
 from throne.server.match import Match, MoveRefused
 from throne.store.repo import NotFound
 
-try:
-    import orjson
 
-    def dumps(obj: Any) -> bytes:
-        return orjson.dumps(obj)
+def dumps(obj: Any) -> bytes:
+    return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS)
 
-    loads: Callable[[Any], Any] = orjson.loads
-except ImportError:  # pragma: no cover - orjson ships with the server extra's dependencies
-    import json
 
-    def dumps(obj: Any) -> bytes:
-        return json.dumps(obj, separators=(",", ":")).encode()
-
-    loads = json.loads
+loads: Callable[[Any], Any] = orjson.loads
 
 if TYPE_CHECKING:
-    from throne.server.conn import Conn
     from throne.server.lobby import Hub
 
 log = logging.getLogger(__name__)
@@ -349,9 +342,15 @@ class Cluster:
             match.presence_changed()
 
     # ---- publishing ----------------------------------------------------------------------------------------
-    def publish_state(self, match: Match, cache: dict[int | None, dict[str, Any]]) -> None:
+    def publish_state(
+        self,
+        match: Match,
+        cache: dict[int | None, dict[str, Any]],
+        legal: list[str] | None = None,
+        clocks: dict[str, Any] | None = None,
+    ) -> None:
         """Fans the owner's `state` messages out to the other nodes: one per seat and one for spectators,
-        views taken from `cache` where the local sockets already had them computed."""
+        the views, legal moves and clocks reused where the local broadcast already computed them."""
         game = match.game_id
         if not self.remote_presence(game):
             self._published[game] = match.ply
@@ -364,9 +363,13 @@ class Cluster:
         views: dict[str, Any] = {}
         for seat in (None, *range(match.info.players)):
             events = match.events.since(since, match.ply, seat)
-            views[_seat_key(seat)] = hub.state_message(
-                game, match.kind, match.state, match.ply, status, result, seat, cache, bots, events, match
-            )
+            message = hub.state_message(
+                game, match.kind, match.state, match.ply, status, result, seat, cache, bots, events, match,
+                legal, clocks if clocks is not None else match.clocks(),
+            )  # fmt: skip
+            if message["your_turn"]:
+                legal = message["legal_moves"]
+            views[_seat_key(seat)] = message
         self._published[game] = match.ply
         note = {"t": "state", "from": self.node, "ply": match.ply, "views": views}
         self._outbox.put_nowait(("fenced", game, room_channel(game), dumps(note)))
@@ -455,17 +458,20 @@ class Cluster:
             if game in self.hub.matches:
                 return  # this node owns the game (a stale owner's note never passes the fence)
             ply, views = note["ply"], note["views"]
+            encoded: dict[tuple[int | None, int | None], str] = {}  # each distinct message encoded once
             for conn in conns:
                 message = views.get(_seat_key(conn.seat))
-                if message is None:
-                    continue
                 last = conn.events_ply
-                if last is not None and last > ply:
+                if message is None or (last is not None and last > ply):
                     continue
-                after = ply - 1 if last is None else last
-                events = [e for e in message.get("events", ()) if e.get("ply", 0) > after]
+                key = (conn.seat, last)
+                text = encoded.get(key)
+                if text is None:
+                    after = ply - 1 if last is None else last
+                    events = [e for e in message.get("events", ()) if e.get("ply", 0) > after]
+                    text = encoded[key] = encode({**message, "events": events})
                 conn.events_ply = ply
-                conn.send({**message, "events": events})
+                conn.send_text(text)
         elif kind == "table":
             for conn in conns:
                 conn.send(note["msg"])
