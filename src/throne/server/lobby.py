@@ -25,17 +25,29 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from throne.clock import Clock, ClockError, TimeControl
 from throne.games.randomness import new_secret
 from throne.server.chat import ChatLimits
+from throne.server.commit import GroupCommit
 from throne.server.config import Settings
-from throne.server.conn import Conn
+from throne.server.conn import Conn, encode
 from throne.server.errors import ApiError
 from throne.server.games import GameKind, OptionsError, bot_names, initial_state, kind_of, rebuild
 from throne.server.match import Match, MoveRefused
+from throne.server.metrics import Metrics
 from throne.server.ratings_store import rating_hook
 from throne.server.resilience import Backoff, CircuitBreaker
 from throne.server.sessions import new_token, token_hash
 from throne.server.validate import first_bad_int
 from throne.store.models import User
-from throne.store.repo import Conflict, GameInfo, Repo, SeatInfo, SeatSpec, StoreUnavailable, is_read
+from throne.store.repo import (
+    Conflict,
+    GameInfo,
+    NewMove,
+    Repo,
+    SeatInfo,
+    SeatSpec,
+    StalePly,
+    StoreUnavailable,
+    is_read,
+)
 
 log = logging.getLogger(__name__)
 REMEMBERED_REMATCHES = 20_000  # finished games whose rematch is remembered (the oldest are forgotten first)
@@ -92,6 +104,20 @@ class Hub:
         # choice of a table still waiting for players, which then seats everybody at random)
         self.sides: dict[int, dict[int, int]] = {}
         self.now_ms: Callable[[], int] = settings.time_source or (lambda: int(time.time() * 1000))
+        self.bots_thinking = 0  # bot decisions asked for and not answered yet (the bot queue)
+        self.metrics = Metrics(
+            live_games=lambda: len(self.matches),
+            sockets=lambda: sum(len(room) for room in self.rooms.values()),
+            bot_queue=lambda: self.bots_thinking,
+            commit_queue=lambda: self.commits.waiting,
+        )
+        # Every owner task's moves go through one group commit (several games' moves per transaction).
+        self.commits = GroupCommit(
+            self._write_moves, window=settings.commit_window, observe=self.metrics.committed
+        )
+
+    async def _write_moves(self, moves: list[NewMove]) -> list[StalePly | None]:
+        return await self.db(self.repo.append_moves, moves)
 
     async def db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Runs a repository call off the event loop: `@reads` methods on the reader pool, the rest on the
@@ -213,6 +239,7 @@ class Hub:
         for match in list(self.matches.values()):
             await match.stop()
         self.matches.clear()
+        await self.commits.close()
         for conns in self.rooms.values():
             for conn in list(conns):
                 conn.close(1001)
@@ -229,12 +256,16 @@ class Hub:
     async def choose_move(self, game: str, state: Any, seat: int, bot: str, *, ply: int) -> str:
         """A bot's move. The bot's seed is fresh entropy, unrelated to the game's secret."""
         seed = _rng.randrange(2**63)
-        if self.chooser is not None:
-            return await self.chooser(game, state, seat, bot, seed=seed, ply=ply)
-        from throne import ai
+        self.bots_thinking += 1
+        try:
+            if self.chooser is not None:
+                return await self.chooser(game, state, seat, bot, seed=seed, ply=ply)
+            from throne import ai
 
-        timeout = self.settings.bot_timeout
-        return await ai.choose_move_async(game, state, seat, bot, seed=seed, timeout=timeout)
+            timeout = self.settings.bot_timeout
+            return await ai.choose_move_async(game, state, seat, bot, seed=seed, timeout=timeout)
+        finally:
+            self.bots_thinking -= 1
 
     def rating_hook(self, info: GameInfo) -> Callable[..., None] | None:
         return rating_hook(info)
@@ -568,10 +599,13 @@ class Hub:
         bot_seats: frozenset[int] = frozenset(),
         events: list[dict[str, Any]] | None = None,
         match: Match | None = None,
+        legal: list[str] | None = None,
+        clocks: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """One connection's `state` message. A seat played by a bot (a take-over) is never told to move.
         `events` are those of the moves since the previous `state` this connection got; a live `match`
-        adds its clocks and pending offers (and may have ended without the engine: timeout, resignation)."""
+        adds its clocks and pending offers (and may have ended without the engine: timeout, resignation).
+        `cache` (views by seat), `legal` (the legal moves) and `clocks` let a broadcast compute each once."""
         if cache is not None and seat in cache:
             view = cache[seat]
         else:
@@ -581,6 +615,10 @@ class Hub:
         over = bool(state.is_over) or (match is not None and match.over)
         to_play = None if over else state.to_play
         mine = seat is not None and seat == to_play and seat not in bot_seats
+        if mine and legal is None:
+            legal = list(state.legal_moves())
+        if match is not None and clocks is None:
+            clocks = match.clocks()
         return {
             "type": "state",
             "game_id": game_id,
@@ -589,12 +627,12 @@ class Hub:
             "seat": seat,
             "to_play": to_play,
             "your_turn": mine,
-            "legal_moves": list(state.legal_moves()) if mine else [],
+            "legal_moves": legal if mine else [],
             "last_move": view.get("last_move") if isinstance(view, dict) else None,
             "view": view,
             "result": result,
             "events": events or [],
-            "clocks": match.clocks() if match is not None else None,
+            "clocks": clocks,
             "offers": match.offers()
             if match is not None
             else {
@@ -609,15 +647,22 @@ class Hub:
         }
 
     def broadcast_state(self, match: Match) -> None:
+        """Sends every connection of the match its seat's `state`. Each seat's view (and the legal moves,
+        the clocks) is computed once per broadcast, and each distinct message is encoded once: every socket
+        of a seat, and every spectator, that last saw the same ply gets the same bytes."""
         cache: dict[int | None, dict[str, Any]] = {}
+        encoded: dict[tuple[int | None, int | None], str] = {}
         status = "finished" if match.over else "live"
         result = match.result
         bots = _bot_seats(match.info)
+        legal: list[str] | None = None
+        clocks = match.clocks()
         for conn in list(self.rooms.get(match.game_id, ())):
-            events = match.events.since(conn.events_ply, match.ply, conn.seat)
-            conn.events_ply = match.ply
-            conn.send(
-                self.state_message(
+            key = (conn.seat, conn.events_ply)
+            text = encoded.get(key)
+            if text is None:
+                events = match.events.since(conn.events_ply, match.ply, conn.seat)
+                message = self.state_message(
                     match.game_id,
                     match.kind,
                     match.state,
@@ -629,8 +674,14 @@ class Hub:
                     bots,
                     events,
                     match,
+                    legal,
+                    clocks,
                 )
-            )
+                if message["your_turn"]:
+                    legal = message["legal_moves"]
+                text = encoded[key] = encode(message)
+            conn.events_ply = match.ply
+            conn.send_text(text)
 
     async def current_state(
         self, game_id: int, seat: int | None, conn: Conn | None = None

@@ -13,7 +13,7 @@ import logging
 import random
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from throne.clock import Clock, TimeControl
@@ -22,7 +22,7 @@ from throne.server.events import EventLog
 from throne.server.games import GameKind
 from throne.server.logs import GAME_ID
 from throne.server.resilience import Backoff
-from throne.store.repo import Conflict, GameInfo, StalePly, StoreUnavailable
+from throne.store.repo import Conflict, GameInfo, NewMove, StalePly, StoreUnavailable
 
 if TYPE_CHECKING:
     from throne.server.lobby import Hub
@@ -45,6 +45,7 @@ class _Move:
     ply: int | None
     done: asyncio.Future[int] | None
     bot: bool = False
+    at: float = field(default_factory=time.perf_counter)  # when it arrived (the move latency metric)
 
 
 @dataclass
@@ -274,8 +275,10 @@ class Match:
                     if item.done is not None and not item.done.done():
                         item.done.set_result(new_ply)
             except MoveRefused as exc:
-                if isinstance(item, _Move) and item.done is not None and not item.done.done():
-                    item.done.set_exception(exc)
+                if isinstance(item, _Move):
+                    self.hub.metrics.refused.labels(exc.code).inc()
+                    if item.done is not None and not item.done.done():
+                        item.done.set_exception(exc)
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -328,7 +331,7 @@ class Match:
         now = self.hub.now_ms()
         clock = self._clock_after(item.seat, None if state.is_over else state.to_play, now)
         snapshot = clock.snapshot(now) if clock.timed else None
-        await self._store(item, self.game_id, ply, item.seat, item.move, result, rate, snapshot)
+        await self._store(item, NewMove(self.game_id, ply, item.seat, item.move, result, rate, snapshot))
         self.state, self.ply, self.clock = state, ply + 1, clock  # one step: state, ply and clock agree
         log.debug("ply %d committed: seat %d played %r", ply, item.seat, item.move)
         if self.draw_offer is not None and self.draw_offer != item.seat:
@@ -341,13 +344,17 @@ class Match:
         if result is not None:
             self.info.status, self.info.result = "finished", result
         self.hub.broadcast_state(self)
+        metrics = self.hub.metrics
+        metrics.moves.labels(self.kind.name).inc()
+        metrics.move_seconds.observe(time.perf_counter() - item.at)
         return self.ply
 
-    async def _store(self, item: _Move, *args: Any) -> None:
-        """Commits a move. A store that fails refuses a person's move at once (the client may retry) and
-        retries a bot's after a growing, jittered delay; a log that moved on under us is read back."""
+    async def _store(self, item: _Move, move: NewMove) -> None:
+        """Commits a move (in the hub's group commit: returns once its transaction committed). A store that
+        fails refuses a person's move at once (the client may retry) and retries a bot's after a growing,
+        jittered delay; a log that moved on under us is read back."""
         try:
-            await self.hub.db(self.hub.repo.append_move, *args)
+            await self.hub.commits.append(move)
         except StalePly:
             log.warning("game %s: the stored log is not at ply %d; reading it back", self.game_id, self.ply)
             self._mark_dirty()

@@ -72,6 +72,20 @@ class StalePly(Conflict):
 
 
 @dataclass(frozen=True)
+class NewMove:
+    """One move to append to a game's log (`Repo.append_moves`): move number `ply` (0-based), the clock
+    snapshot after it, and the result when it ends the game (`rate` then updates the ratings with it)."""
+
+    game_id: int
+    ply: int
+    seat: int
+    move: str
+    result: dict[str, Any] | None = None
+    rate: RateHook | None = None
+    clock: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
 class SeatSpec:
     seat: int
     kind: str  # "human" or "bot"
@@ -442,23 +456,54 @@ class Repo:
 
         Raises StalePly when the log does not hold exactly `ply` moves: nothing is duplicated or skipped.
         """
+        (stale,) = self.append_moves([NewMove(game_id, ply, seat, move, result, rate, clock)])
+        if stale is not None:
+            raise stale
+
+    def append_moves(self, moves: Sequence[NewMove]) -> list[StalePly | None]:
+        """Appends moves of several games in ONE transaction (group commit); at most one move per game.
+
+        Returns, per move, None (stored) or StalePly: that game's log does not hold exactly `ply` moves, and
+        that move alone is left out (its guarded update matched no row, so nothing of it changed). Any other
+        failure rolls the whole group back: no move of it is stored.
+        """
+        out: list[StalePly | None] = []
+        rows: list[dict[str, Any]] = []
+        finished: list[NewMove] = []
+        now = utcnow()
         with self.db.sessions.begin() as s:
-            _move_live_game(s, game_id, ply, ply + 1, clock)
-            # A Core insert: the ORM unit of work costs more than the rest of this hot path.
-            s.execute(
-                insert(Move).values(
-                    game_id=game_id, ply=ply, seat=seat, move=move, clock=clock, created_at=utcnow()
+            for m in moves:
+                try:
+                    _move_live_game(s, m.game_id, m.ply, m.ply + 1, m.clock)
+                except StalePly as exc:
+                    out.append(exc)
+                    continue
+                out.append(None)
+                rows.append(
+                    {
+                        "game_id": m.game_id,
+                        "ply": m.ply,
+                        "seat": m.seat,
+                        "move": m.move,
+                        "clock": m.clock,
+                        "created_at": now,
+                    }
                 )
-            )
-            if result is not None:
+                if m.result is not None:
+                    finished.append(m)
+            if rows:
+                # One Core insert for the group: the ORM unit of work costs more than the rest of this path.
+                s.execute(insert(Move), rows)
+            for m in finished:
                 s.execute(
                     update(Game)
-                    .where(Game.id == game_id)
-                    .values(status="finished", result=result, finished_at=utcnow())
+                    .where(Game.id == m.game_id)
+                    .values(status="finished", result=m.result, finished_at=now)
                 )
-                if rate is not None:
+                if m.rate is not None:
                     s.flush()
-                    rate(s, _info(s, s.get(Game, game_id)))
+                    m.rate(s, _info(s, s.get(Game, m.game_id)))
+        return out
 
     def take_back(
         self, game_id: int, ply: int, keep: int, start: dict[str, Any] | None = None
