@@ -579,7 +579,7 @@ class Hub:
                 left = self._takeover_in(info.id, n) if s.id not in present else None
                 if left is not None:
                     entry["takeover_in"] = left  # seconds before a bot takes the seat (or it loses, rated)
-            if user_id is not None and s.user_id == user_id and s.kind == "human":
+            if user_id is not None and s.user_id == user_id and person_seat(s):
                 you = {"seat": n}
             seats.append(entry)
         match = self.matches.get(info.id)
@@ -815,7 +815,7 @@ class Hub:
         if info.status != "finished":
             raise MoveRefused("not_finished", "a rematch is asked for once the game is over")
         mine = info.seat(seat)
-        if mine is None or not _person(mine):
+        if mine is None or not person_seat(mine):
             raise MoveRefused("not_your_seat", f"seat {seat} is played by a bot")
         if game_id not in self.rematched:
             asked, new_ask, made = await self.db(self.repo.ask_rematch, game_id, seat)
@@ -827,7 +827,7 @@ class Hub:
             raise MoveRefused(
                 "rematch_done", "this game was already played again", new_game_id=self.rematched[game_id]
             )
-        people = {s.seat for s in info.seats if _person(s)}
+        people = {s.seat for s in info.seats if person_seat(s)}
         if not people <= set(asked):
             message = {"type": "rematch_pending", "game_id": game_id, "seats": asked}
             for conn in list(self.rooms.get(game_id, ())):
@@ -854,7 +854,7 @@ class Hub:
         specs = []
         for s in info.seats:
             place = (s.seat + 1) % n
-            if _person(s):
+            if person_seat(s):
                 tokens[s.seat] = new_token()
                 specs.append(
                     SeatSpec(place, "human", s.name, user_id=s.user_id, token_hash=token_hash(tokens[s.seat]))
@@ -915,7 +915,7 @@ def seating(players: int, chosen: dict[int, int]) -> list[int]:
     return [p if p is not None else next(filled) for p in order]
 
 
-def _person(seat: SeatInfo) -> bool:
+def person_seat(seat: SeatInfo) -> bool:
     """A seat a person sat at, even if a bot played it on after they resigned, ran out of time or left: that
     person is asked for the rematch and plays it (a bot's own seat stays a bot's)."""
     return seat.kind == "human" or (seat.takeover and seat.user_id is not None)
