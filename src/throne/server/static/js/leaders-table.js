@@ -1,6 +1,6 @@
 // The Leaders table: board, market, turn, acted pieces, move list, result — and the click-by-click move input
 // built only from the legal move strings of the current state.
-import { t, pieceName, has } from "./i18n.js";
+import { t, pieceName, has, bdi, list } from "./i18n.js";
 import { drawBoard } from "./leaders-board.js";
 import { choices, cellsOf } from "./leaders-moves.js";
 import { EventLog, leadersEnding } from "./narrate.js";
@@ -293,7 +293,7 @@ export class LeadersTable {
     const you = $("#you-are", root);
     you.textContent = this.seat === 0 || this.seat === 1 ? t("ui.leaders.you_are", { side: sideName(this.seat) }) : t("ui.table.spectator");
 
-    const acted = view.acted && view.acted.length ? view.acted.map(pieceName).join(", ") : t("ui.leaders.none");
+    const acted = view.acted && view.acted.length ? list(view.acted.map(pieceName)) : t("ui.leaders.none");
     $("#acted", root).textContent = t("ui.leaders.acted", { pieces: acted });
 
     let hint = "";
@@ -332,12 +332,7 @@ export class LeadersTable {
     list.replaceChildren();
     for (const turn of groupTurns(this.moves)) {
       const li = document.createElement("li");
-      for (const move of turn) {
-        const span = document.createElement("span");
-        span.className = "mv";
-        span.textContent = move;
-        li.append(span, " ");
-      }
+      for (const move of turn) li.append(bdi(move, "mv"), " "); // notation stays left to right in RTL pages
       list.appendChild(li);
     }
     list.scrollTop = list.scrollHeight;
