@@ -182,7 +182,20 @@ async def _table(
         game = await _new_game(base, level)
 
 
-async def run_level(base: str, level: Level, seconds: float, warmup: float) -> dict[str, float]:
+def cpu_seconds(pid: int | None) -> float:
+    """User + system CPU seconds of a process so far (0 when unknown: a server given by --url)."""
+    if pid is None:
+        return 0.0
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def run_level(
+    base: str, level: Level, seconds: float, warmup: float, pid: int | None = None
+) -> dict[str, float]:
     """Sets up the level's games first (not measured), plays `warmup` seconds, then measures `seconds`."""
     ws_base = base.replace("http", "ws", 1)
     stats = Stats()
@@ -201,11 +214,11 @@ async def run_level(base: str, level: Level, seconds: float, warmup: float) -> d
     ]
     await asyncio.sleep(warmup)
     measuring[0] = True
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), cpu_seconds(pid)
     stop[0] = time.monotonic() + seconds
     await asyncio.sleep(seconds)
     measuring[0] = False
-    elapsed = time.perf_counter() - started
+    elapsed, cpu = time.perf_counter() - started, cpu_seconds(pid) - cpu_started
     moves, lat = stats.moves, sorted(stats.latencies) or [float("nan")]
     await asyncio.gather(*tasks)
     return {
@@ -214,6 +227,8 @@ async def run_level(base: str, level: Level, seconds: float, warmup: float) -> d
         "p95_ms": 1000 * lat[min(len(lat) - 1, int(0.95 * len(lat)))],
         "moves": moves,
         "errors": stats.errors,
+        # the server's CPU time per move: what a move costs it, whatever else the shared machine runs
+        "cpu_ms_per_move": 1000 * cpu / moves if moves else float("nan"),
     }
 
 
@@ -250,15 +265,18 @@ def main() -> None:
     levels += [Level("hidden-leaders", 4, int(n)) for n in args.hidden.split(",") if n]
     procs: list[subprocess.Popen] = []
     try:
+        pids: dict[str, int | None] = {"throne serve": None, "anchor": None}
         if args.url:
             base = args.url.rstrip("/")
         else:
             proc, base = start_server(Path(tempfile.mkdtemp(prefix="throne-load-")))
             procs.append(proc)
+            pids["throne serve"] = proc.pid
         anchor = None
         if not args.no_anchor:
             proc, anchor = start_anchor()
             procs.append(proc)
+            pids["anchor"] = proc.pid
         results: dict[tuple[str, Level], list[dict[str, float]]] = {}
         for run in range(args.runs):
             for level in levels:
@@ -266,19 +284,20 @@ def main() -> None:
                 if anchor is not None and level.time_control is None:
                     targets.insert(0, ("anchor", anchor))
                 for name, url in targets:
-                    r = asyncio.run(run_level(url, level, args.seconds, args.warmup))
+                    r = asyncio.run(run_level(url, level, args.seconds, args.warmup, pids[name]))
                     results.setdefault((name, level), []).append(r)
                     print(
                         f"run {run + 1} {name} {level.game} x{level.games}"
                         f"{' clock' if level.time_control else ''}: {r['moves_per_s']:.0f} moves/s, "
-                        f"p50 {r['p50_ms']:.1f} ms, p95 {r['p95_ms']:.1f} ms, {r['errors']} errors",
+                        f"p50 {r['p50_ms']:.1f} ms, p95 {r['p95_ms']:.1f} ms, {r['errors']} errors, "
+                        f"server CPU {r['cpu_ms_per_move']:.2f} ms/move",
                         file=sys.stderr,
                         flush=True,
                     )
         print(
             f"\nMedians of {args.runs} run(s) of {args.seconds:g} s each:\n\n"
             "| server | game | clock | concurrent games | moves/s | p50 latency (ms) | p95 latency (ms) "
-            "| errors | × anchor |\n|---|---|---|---:|---:|---:|---:|---:|---:|"
+            "| errors | × anchor | server CPU ms/move |\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|"
         )
         for (name, level), rows in results.items():
             same = Level(level.game, level.players, level.games)
@@ -289,7 +308,8 @@ def main() -> None:
             errors = sum(r["errors"] for r in rows)
             print(
                 f"| {name} | {level.game} ({level.players}p) | {clock} | {level.games} | {mps:.0f} "
-                f"| {_median(rows, 'p50_ms'):.1f} | {_median(rows, 'p95_ms'):.1f} | {errors} | {ratio} |"
+                f"| {_median(rows, 'p50_ms'):.1f} | {_median(rows, 'p95_ms'):.1f} | {errors} | {ratio} "
+                f"| {_median(rows, 'cpu_ms_per_move'):.2f} |"
             )
     finally:
         for proc in procs:

@@ -49,6 +49,7 @@ class LeadersClicker:
 
     def __init__(self, page: Page) -> None:
         self.page = page
+        self.confirmed = 0  # how many times 'End actions' asked first
 
     def seat(self) -> int:
         return int(data(self.page, "seat"))
@@ -97,9 +98,21 @@ class LeadersClicker:
                 self.finish(before)
                 continue
             if not self.act_once(tried, before):
-                page.click("#end-actions")
-                wait_ply_after(page, before)
+                self.end_actions(before)
         return not is_over(page)
+
+    def end_actions(self, before: int) -> None:
+        """'End actions', confirmed when the table asks (a piece could still act)."""
+        self.page.click("#end-actions")
+        self.page.wait_for_function(
+            "(before) => Number(document.querySelector('#table-root').dataset.ply) > before"
+            " || !document.querySelector('#end-confirm').hidden",
+            arg=before,
+        )
+        if self.page.is_visible("#end-confirm"):
+            self.confirmed += 1
+            self.page.click("#end-confirm-yes")
+        wait_ply_after(self.page, before)
 
     def act_once(self, tried: set[str], before: int) -> bool:
         """Move one piece closer to the enemy Leader if some piece can; False when none can."""

@@ -1,5 +1,6 @@
-"""A whole Leaders game against the weakest bot, played by clicks only; language switching (Persian right to
-left) and screenshots of the table in English, Persian and Japanese."""
+"""A whole Leaders game against the weakest bot, played by clicks only (pieces, cells, market cards, End
+actions and its confirmation); language switching (Persian right to left). The screenshots of the table at
+1366×800 and 390×844 in English, Persian and Japanese are taken in test_leaders_table_e2e.py."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from tests.e2e.helpers import PHONE, Contexts, screenshot
 
 pytestmark = pytest.mark.e2e
 MAX_TURNS = 150
+WIDE = {"width": 1366, "height": 800}
 
 
 def start_leaders_vs_bot(page: Page) -> None:
@@ -30,41 +32,60 @@ def switch_language(page: Page, lang: str) -> None:
     expect(page.locator("#net-status")).to_have_attribute("data-state", "online")
 
 
-def shoot_in_every_language(page: Page) -> None:
-    """Screenshots of the table in English (a piece selected in our action phase), Persian and Japanese."""
-    if data(page, "myTurn") == "true" and data(page, "phase") == "action":
-        page.click("#board .cell.clickable")
-        expect(page.locator("#board .cell.dest, #board .cell.target").first).to_be_visible()
-    screenshot(page, "leaders-en")
-    page.keyboard.press("Escape")
-    for lang in ("fa", "ja"):
-        switch_language(page, lang)
-        expect(page.locator("#board .cell")).to_have_count(37)
-        expect(page.locator("#moves .mv").first).to_be_visible()
-        screenshot(page, f"leaders-{lang}")
+def switch_back_and_forth(page: Page) -> None:
+    """Persian and back to English in the middle of the game: the table is drawn again, right to left."""
+    switch_language(page, "fa")
+    expect(page.locator("html")).to_have_attribute("dir", "rtl")
+    expect(page.locator("#board .cell")).to_have_count(37)
+    expect(page.locator("#moves .mv").first).to_be_visible()
     switch_language(page, "en")
+    expect(page.locator("#board .cell")).to_have_count(37)
+
+
+OPACITY = """els => els.map(el => {
+  let o = 1;
+  for (let n = el; n && n.tagName !== 'svg'; n = n.parentElement) o *= Number(getComputedStyle(n).opacity);
+  return o;
+})"""
 
 
 def test_whole_leaders_game_against_a_bot_by_clicking(contexts: Contexts) -> None:
-    page = contexts.page()
+    page = contexts.page(viewport=WIDE)
     start_leaders_vs_bot(page)
     player = LeadersClicker(page)
-    turns, shot = 0, False
+    page.wait_for_function(MY_TURN_OR_OVER)
+    # 'End actions' while the Leader could still move asks first; "Keep playing" changes nothing
+    page.click("#end-actions")
+    expect(page.locator("#end-confirm-text")).to_have_text("Leader can still act. End your actions anyway?")
+    page.click("#end-confirm-no")
+    expect(page.locator("#end-confirm")).to_be_hidden()
+    turns, switched = 0, False
     while player.take_turn():
         turns += 1
         assert turns < MAX_TURNS, "the game did not end"
+        # while the opponent plays, none of its pieces is listed as "already acted"
+        assert page.evaluate(
+            "() => { const r = document.querySelector('#table-root');"
+            " return r.dataset.myTurn === 'true' || r.dataset.over === 'true'"
+            " || document.querySelector('#acted').hidden; }"
+        )
         page.wait_for_function(MY_TURN_OR_OVER)
-        if not shot and not is_over(page):
-            shoot_in_every_language(page)
-            shot = True
-    if not shot:
-        shoot_in_every_language(page)
+        if not switched and not is_over(page) and data(page, "phase") == "action":
+            before = page.eval_on_selector("#table-root", "r => Number(r.dataset.ply)")
+            if player.act_once(set(), before) and not is_over(page):  # a piece acted: badged, listed as yours
+                expect(page.locator("#board .piece.acted")).to_have_count(1)
+                expect(page.locator("#acted")).to_contain_text("Already acted: ")
+            switch_back_and_forth(page)
+            switched = True
     result = page.locator("#result")
     expect(result).to_be_visible()
     expect(result).to_have_text(re.compile(r"You won!|You lost\.|Draw"))
     assert page.locator("#moves .mv").count() > 2 * turns
     if "Draw" not in result.inner_text():
         expect(page.locator("#board .lost-mark")).to_have_count(1)
+    # at the end no piece looks spent: no badge, nothing faded
+    expect(page.locator("#board .acted-mark")).to_have_count(0)
+    assert set(page.eval_on_selector_all("#board .piece .body, #board .piece use", OPACITY)) == {1.0}
     page.set_viewport_size(PHONE)
     screenshot(page, "leaders-en-phone-end")
     page.click("#replay-link")

@@ -216,7 +216,7 @@ def test_a_foreign_page_cannot_play_with_the_session_cookie(client: TestClient) 
 def test_a_failed_commit_changes_nothing_and_the_game_goes_on(client: TestClient, monkeypatch) -> None:
     game_id, tokens = two_player_leaders(client)
     repo = client.app.state.hub.repo
-    real = repo.append_move
+    real = repo.append_moves
     calls = []
 
     def fail_once(*args, **kwargs):
@@ -225,7 +225,7 @@ def test_a_failed_commit_changes_nothing_and_the_game_goes_on(client: TestClient
             raise OSError("disk full")
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(repo, "append_move", fail_once)
+    monkeypatch.setattr(repo, "append_moves", fail_once)
     view = client.get(f"/api/games/{game_id}/view").json()
     token = tokens[view["to_play"]]
     move = view["view"]["legal_moves"][0]

@@ -513,3 +513,34 @@ def test_the_opponent_may_claim_the_win_once_a_bot_took_over(client: TestClient,
         while final["status"] != "finished":
             final = read_until(ws, "state")[0]
     assert final["result"]["winner"] == 1 - first and final["result"]["termination"] == "abandoned"
+
+
+def test_a_bots_thinking_time_runs_on_its_own_clock(client: TestClient, fake: FakeTime) -> None:
+    hub = client.app.state.hub
+    think_ms = 7_000
+
+    async def slow_bot(_game: str, state: Any, _seat: int, _bot: str, **_kw: Any) -> str:
+        fake.ms += think_ms  # the bot thinks seven seconds of the fake time per decision
+        return state.legal_moves()[0]
+
+    hub.chooser = slow_bot
+    as_guest(client, "Solo")
+    body = {"game": "leaders", "bot": "random", "time_control": FISCHER, "side": 0}
+    r = client.post("/api/play-bot", json=body)
+    assert r.status_code == 201, r.text
+    game_id, token, seat = r.json()["game"]["id"], r.json()["token"], r.json()["seat"]
+    bot, decisions = 1 - seat, 0
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        hello(ws, token)
+        state = read_until(ws, "state", 0)[0]
+        assert state["to_play"] == seat  # South opens: the person plays a turn without spending time
+        while state["to_play"] == seat:
+            ws.send_json({"type": "move", "move": state["legal_moves"][-1], "ply": state["ply"]})
+            state = read_until(ws, "state", state["ply"] + 1)[0]
+        mine = state["clocks"]["remaining_ms"][seat]
+        while state["to_play"] != seat:  # the bot's whole turn
+            state = read_until(ws, "state", state["ply"] + 1)[0]
+            decisions += 1
+    assert decisions > 0 and state["clocks"]["running"] == seat
+    assert state["clocks"]["remaining_ms"][bot] == 60_000 - think_ms * decisions + 2_000  # one increment
+    assert state["clocks"]["remaining_ms"][seat] == mine  # the person's clock did not run meanwhile

@@ -33,22 +33,24 @@ def test_no_uncommitted_position_is_ever_visible(client: TestClient, monkeypatch
     game_id, tokens = two_player_leaders(client)
     hub = client.app.state.hub
     repo = hub.repo
-    real = repo.append_move
+    real = repo.append_moves
     during: list[tuple[int, dict[str, Any], dict[str, Any], int]] = []
 
-    def probing(gid: int, ply: int, *rest: Any) -> None:
+    def probing(moves: list[Any]) -> list[Any]:
         # Runs on the writer thread while the owner awaits the commit: read what others would read now.
+        (move,) = moves
         message = client.portal.call(hub.current_state, game_id, None)
         summary = hub.summary(hub.matches[game_id].info)
         answer: dict[str, Any] = {}
-        reader = threading.Thread(target=lambda: answer.update(client.get(f"/api/games/{gid}/view").json()))
+        url = f"/api/games/{move.game_id}/view"
+        reader = threading.Thread(target=lambda: answer.update(client.get(url).json()))
         reader.start()
         reader.join(10)  # reads have their own threads: they never queue behind this write
         assert not reader.is_alive(), "a read waited for a write"
-        during.append((ply, message, answer, summary["ply"]))
-        real(gid, ply, *rest)
+        during.append((move.ply, message, answer, summary["ply"]))
+        return real(moves)
 
-    monkeypatch.setattr(repo, "append_move", probing)
+    monkeypatch.setattr(repo, "append_moves", probing)
     with client.websocket_connect(f"/ws/games/{game_id}") as ws:
         ws.send_json({"type": "hello", "spectate": True})
         read_until(ws, "state", 0)
@@ -100,7 +102,7 @@ def test_a_read_only_database_costs_bounded_retries_and_the_server_recovers(
             cur.execute(f"PRAGMA query_only={'ON' if read_only['on'] else 'OFF'}")
             cur.close()
 
-        attempts = {"append_move": 0, "takeover": 0}
+        attempts = {"append_moves": 0, "takeover": 0}
         for name in attempts:
             real = getattr(hub.repo, name)
 
@@ -148,7 +150,7 @@ def test_a_read_only_database_costs_bounded_retries_and_the_server_recovers(
             assert created.json()["error"]["code"] == "store_unavailable"
             assert client.get(f"/api/games/{bot_game}").status_code == 200  # reads are still served
             records = len(caplog.records)
-        assert 1 <= attempts["append_move"] <= 15, attempts  # not one per bot reply
+        assert 1 <= attempts["append_moves"] <= 15, attempts  # not one per bot reply
         assert 1 <= attempts["takeover"] <= 15, attempts  # not re-armed with delay 0
         assert records <= 30, [r.getMessage() for r in caplog.records[:40]]
         assert client.get(f"/api/games/{bot_game}/view").json()["ply"] == ply

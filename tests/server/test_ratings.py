@@ -56,6 +56,8 @@ def test_openskill_winner_rises_and_the_others_fall_equally() -> None:
     assert all(r.sigma < 25 / 3 for r in new)
     with pytest.raises(ValueError):
         multiplayer.rate_game([multiplayer.SkillRating()] * 3, winner=3)
+    tied = multiplayer.rate_game([multiplayer.SkillRating()] * 3, winner=None, losers=[1])
+    assert tied[1].mu < 25 < tied[0].mu == tied[2].mu  # nobody won: the seat that left is last
 
 
 def _register(client: TestClient, username: str) -> int:
@@ -151,9 +153,14 @@ def _rated_hidden_table(repo: Repo, users: list) -> int:
     return repo.start_game(info.id, seed=1, order=list(range(len(users)))).id
 
 
-@pytest.mark.parametrize("left", ["resign", "timeout", "abandoned"])
-def test_a_hidden_leaders_player_who_left_a_rated_game_loses_it(tmp_path, left: str) -> None:
-    """The game stays rated: the bot plays the seat on, and the seat loses even when the bot's side wins."""
+@pytest.mark.parametrize(
+    ("left", "winner"), [("resign", 2), ("timeout", 2), ("abandoned", 2), ("abandoned", None)]
+)
+def test_a_hidden_leaders_player_who_left_a_rated_game_loses_it(
+    tmp_path, left: str, winner: int | None
+) -> None:
+    """The game stays rated: the bot plays the seat on, and the seat loses even when the bot's side wins or
+    when nobody wins (the others then tie)."""
     db = Database(f"sqlite:///{tmp_path / 'r.sqlite3'}")
     db.upgrade()
     repo = Repo(db)
@@ -162,10 +169,10 @@ def test_a_hidden_leaders_player_who_left_a_rated_game_loses_it(tmp_path, left: 
     info = repo.takeover(game_id, 2, "easy", left)
     hook = rating_hook(info)
     assert hook is not None
-    repo.append_move(game_id, 0, 2, "last", result={"winner": 2, "faction": "undead"}, rate=hook)
+    repo.append_move(game_id, 0, 2, "last", result={"winner": winner, "faction": "undead"}, rate=hook)
     rating = {u.id: r for r, u in repo.leaderboard("hidden-leaders")}
     mu = [rating[u.id].data["mu"] for u in users]
-    assert mu[2] < multiplayer.SkillRating().mu < mu[0] == mu[1]  # the leaver last, though its seat won
+    assert mu[2] < multiplayer.SkillRating().mu < mu[0] == mu[1]  # the leaver last, whoever won
     assert all(r.games == 1 for r in rating.values())
     db.dispose()
 

@@ -62,6 +62,9 @@ class Settings:
     breaker_cooldown: float = 2.0
     breaker_max_cooldown: float = 15.0
     read_threads: int = 4
+    # Seconds the group commit waits after a move arrives for others to join its transaction (0: none; under
+    # load the moves that arrive during one commit form the next group anyway).
+    commit_window: float = field(default_factory=lambda: _env_float("THRONE_COMMIT_WINDOW", 0.0))
     cpu_threads: int = 2
     # Request rate limits by rule ("login:ip", ...); None: the defaults of throne.server.ratelimit, {}: none.
     rate_limits: dict[str, Limit] | None = field(

@@ -25,8 +25,9 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from throne.clock import Clock, ClockError, TimeControl
 from throne.games.randomness import new_secret
 from throne.server.chat import ChatLimits
+from throne.server.commit import GroupCommit
 from throne.server.config import Settings
-from throne.server.conn import Conn
+from throne.server.conn import Conn, encode
 from throne.server.errors import ApiError
 from throne.server.games import GameKind, OptionsError, bot_names, initial_state, kind_of, rebuild
 from throne.server.match import Match, MoveRefused
@@ -35,7 +36,17 @@ from throne.server.resilience import Backoff, CircuitBreaker
 from throne.server.sessions import new_token, token_hash
 from throne.server.validate import first_bad_int
 from throne.store.models import User
-from throne.store.repo import Conflict, GameInfo, Repo, SeatSpec, StoreUnavailable, is_read
+from throne.store.repo import (
+    Conflict,
+    GameInfo,
+    NewMove,
+    Repo,
+    SeatInfo,
+    SeatSpec,
+    StalePly,
+    StoreUnavailable,
+    is_read,
+)
 
 log = logging.getLogger(__name__)
 REMEMBERED_REMATCHES = 20_000  # finished games whose rematch is remembered (the oldest are forgotten first)
@@ -84,14 +95,19 @@ class Hub:
         self._finished: dict[int, tuple[GameInfo, Any]] = {}
         self._lock = asyncio.Lock()
         self.chooser: Callable[..., Any] | None = None  # replaced in tests; default: throne.ai
-        self.rematches: dict[int, set[int]] = {}  # finished game -> seats that asked for a rematch
         self.chat_limits = ChatLimits()  # per writer and address, across their connections
         # finished game -> its rematch (0 while it is being made): one rematch per game, however often asked
+        # (the store keeps the asks and the rematch made; this remembers the recent ones without a read)
         self.rematched: OrderedDict[int, int] = OrderedDict()
         # open table -> {table place: engine seat} chosen at creation; kept in memory (a restart forgets the
         # choice of a table still waiting for players, which then seats everybody at random)
         self.sides: dict[int, dict[int, int]] = {}
         self.now_ms: Callable[[], int] = settings.time_source or (lambda: int(time.time() * 1000))
+        # Every owner task's moves go through one group commit (several games' moves per transaction).
+        self.commits = GroupCommit(self._write_moves, window=settings.commit_window)
+
+    async def _write_moves(self, moves: list[NewMove]) -> list[StalePly | None]:
+        return await self.db(self.repo.append_moves, moves)
 
     async def db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Runs a repository call off the event loop: `@reads` methods on the reader pool, the rest on the
@@ -213,6 +229,7 @@ class Hub:
         for match in list(self.matches.values()):
             await match.stop()
         self.matches.clear()
+        await self.commits.close()
         for conns in self.rooms.values():
             for conn in list(conns):
                 conn.close(1001)
@@ -568,10 +585,13 @@ class Hub:
         bot_seats: frozenset[int] = frozenset(),
         events: list[dict[str, Any]] | None = None,
         match: Match | None = None,
+        legal: list[str] | None = None,
+        clocks: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """One connection's `state` message. A seat played by a bot (a take-over) is never told to move.
         `events` are those of the moves since the previous `state` this connection got; a live `match`
-        adds its clocks and pending offers (and may have ended without the engine: timeout, resignation)."""
+        adds its clocks and pending offers (and may have ended without the engine: timeout, resignation).
+        `cache` (views by seat), `legal` (the legal moves) and `clocks` let a broadcast compute each once."""
         if cache is not None and seat in cache:
             view = cache[seat]
         else:
@@ -581,6 +601,10 @@ class Hub:
         over = bool(state.is_over) or (match is not None and match.over)
         to_play = None if over else state.to_play
         mine = seat is not None and seat == to_play and seat not in bot_seats
+        if mine and legal is None:
+            legal = list(state.legal_moves())
+        if match is not None and clocks is None:
+            clocks = match.clocks()
         return {
             "type": "state",
             "game_id": game_id,
@@ -589,27 +613,42 @@ class Hub:
             "seat": seat,
             "to_play": to_play,
             "your_turn": mine,
-            "legal_moves": list(state.legal_moves()) if mine else [],
+            "legal_moves": legal if mine else [],
             "last_move": view.get("last_move") if isinstance(view, dict) else None,
             "view": view,
             "result": result,
             "events": events or [],
-            "clocks": match.clocks() if match is not None else None,
+            "clocks": clocks,
             "offers": match.offers()
             if match is not None
-            else {"draw": None, "draw_allowed": False, "takeback": None, "undo_allowed": False},
+            else {
+                "draw": None,
+                "draw_allowed": False,
+                "takeback": None,
+                "takeback_accepted": [],
+                "undo_allowed": False,
+                "rematch": [],
+                "rematch_game": None,
+            },
         }
 
     def broadcast_state(self, match: Match) -> None:
+        """Sends every connection of the match its seat's `state`. Each seat's view (and the legal moves,
+        the clocks) is computed once per broadcast, and each distinct message is encoded once: every socket
+        of a seat, and every spectator, that last saw the same ply gets the same bytes."""
         cache: dict[int | None, dict[str, Any]] = {}
+        encoded: dict[tuple[int | None, int | None], str] = {}
         status = "finished" if match.over else "live"
         result = match.result
         bots = _bot_seats(match.info)
+        legal: list[str] | None = None
+        clocks = match.clocks()
         for conn in list(self.rooms.get(match.game_id, ())):
-            events = match.events.since(conn.events_ply, match.ply, conn.seat)
-            conn.events_ply = match.ply
-            conn.send(
-                self.state_message(
+            key = (conn.seat, conn.events_ply)
+            text = encoded.get(key)
+            if text is None:
+                events = match.events.since(conn.events_ply, match.ply, conn.seat)
+                message = self.state_message(
                     match.game_id,
                     match.kind,
                     match.state,
@@ -621,8 +660,14 @@ class Hub:
                     bots,
                     events,
                     match,
+                    legal,
+                    clocks,
                 )
-            )
+                if message["your_turn"]:
+                    legal = message["legal_moves"]
+                text = encoded[key] = encode(message)
+            conn.events_ply = match.ply
+            conn.send_text(text)
 
     async def current_state(
         self, game_id: int, seat: int | None, conn: Conn | None = None
@@ -656,6 +701,8 @@ class Hub:
         message = self.state_message(game_id, kind, state, info.ply, info.status, info.result, seat)
         if info.status == "finished":  # it may have ended without the engine (timeout, resignation, draw)
             message.update(to_play=None, your_turn=False, legal_moves=[])
+            asked, made = await self.db(self.repo.rematch, game_id)  # stored: it outlives a restart
+            message["offers"] = {**message["offers"], "rematch": asked, "rematch_game": made}
         if info.clock is not None:
             snap = info.clock
             message["clocks"] = {
@@ -703,37 +750,42 @@ class Hub:
     async def rematch(self, game_id: int, seat: int) -> None:
         """`seat` asks to play a finished game again. Once every person at the table asked (bots accept at
         once), a new game starts with the same players, each one seat on (two seats: sides swapped); each
-        seat's connections get `rematch` with the new game and their new seat token."""
+        seat's connections get `rematch` with the new game and their new seat token. Asks and the rematch
+        made are stored: a restart keeps them (a later ask answers `rematch_done` with the new game)."""
         info = await self.db(self.repo.get_game, game_id)
         if info.status != "finished":
             raise MoveRefused("not_finished", "a rematch is asked for once the game is over")
         mine = info.seat(seat)
-        if mine is None or mine.kind != "human":
+        if mine is None or not _person(mine):
             raise MoveRefused("not_your_seat", f"seat {seat} is played by a bot")
+        if game_id not in self.rematched:
+            asked, new_ask, made = await self.db(self.repo.ask_rematch, game_id, seat)
+            if made is not None:
+                self._remember_rematch(game_id, made)
+            elif not new_ask:
+                raise MoveRefused("rematch_pending", "you already asked for a rematch")
         if game_id in self.rematched:
             raise MoveRefused(
                 "rematch_done", "this game was already played again", new_game_id=self.rematched[game_id]
             )
-        asked = self.rematches.setdefault(game_id, set())
-        if seat in asked:
-            raise MoveRefused("rematch_pending", "you already asked for a rematch")
-        asked.add(seat)
-        people = {s.seat for s in info.seats if s.kind == "human"}
-        if not people <= asked:
-            message = {"type": "rematch_pending", "game_id": game_id, "seats": sorted(asked)}
+        people = {s.seat for s in info.seats if _person(s)}
+        if not people <= set(asked):
+            message = {"type": "rematch_pending", "game_id": game_id, "seats": asked}
             for conn in list(self.rooms.get(game_id, ())):
                 conn.send(message)
             return
-        del self.rematches[game_id]
-        self.rematched[game_id] = 0  # before any await: a second ask meanwhile is refused, not made again
-        while len(self.rematched) > REMEMBERED_REMATCHES:
-            self.rematched.popitem(last=False)
+        self._remember_rematch(game_id, 0)  # before any await: a second ask meanwhile is refused
         try:
             new = await self._start_rematch(info, mine.user_id)
         except BaseException:
             self.rematched.pop(game_id, None)
             raise
-        self.rematched[game_id] = new.id
+        self._remember_rematch(game_id, new.id)
+
+    def _remember_rematch(self, game_id: int, new_game_id: int) -> None:
+        self.rematched[game_id] = new_game_id
+        while len(self.rematched) > REMEMBERED_REMATCHES:
+            self.rematched.popitem(last=False)
 
     async def _start_rematch(self, info: GameInfo, creator_id: int | None) -> GameInfo:
         """Makes and starts the rematch of `info` and tells its room; returns the new game."""
@@ -743,7 +795,7 @@ class Hub:
         specs = []
         for s in info.seats:
             place = (s.seat + 1) % n
-            if s.kind == "human":
+            if _person(s):
                 tokens[s.seat] = new_token()
                 specs.append(
                     SeatSpec(place, "human", s.name, user_id=s.user_id, token_hash=token_hash(tokens[s.seat]))
@@ -765,6 +817,7 @@ class Hub:
             seats=specs,
             clock=clock,
         )
+        await self.db(self.repo.rematched, game_id, new.id)
         new = await self.maybe_start(new, order=list(range(n)))
         for conn in list(self.rooms.get(game_id, ())):
             message: dict[str, Any] = {"type": "rematch", "game_id": game_id, "new_game_id": new.id}
@@ -798,6 +851,12 @@ def seating(players: int, chosen: dict[int, int]) -> list[int]:
     _rng.shuffle(rest)
     filled = iter(rest)
     return [p if p is not None else next(filled) for p in order]
+
+
+def _person(seat: SeatInfo) -> bool:
+    """A seat a person sat at, even if a bot played it on after they resigned, ran out of time or left: that
+    person is asked for the rematch and plays it (a bot's own seat stays a bot's)."""
+    return seat.kind == "human" or (seat.takeover and seat.user_id is not None)
 
 
 def _bot_seats(info: GameInfo) -> frozenset[int]:

@@ -22,7 +22,7 @@ from throne.server.events import EventLog
 from throne.server.games import GameKind
 from throne.server.logs import GAME_ID
 from throne.server.resilience import Backoff
-from throne.store.repo import Conflict, GameInfo, StalePly, StoreUnavailable
+from throne.store.repo import Conflict, GameInfo, NewMove, StalePly, StoreUnavailable
 
 if TYPE_CHECKING:
     from throne.server.lobby import Hub
@@ -148,7 +148,10 @@ class Match:
             "draw": self.draw_offer,
             "draw_allowed": self._decides_alone(),
             "takeback": self.takeback,
+            "takeback_accepted": sorted(self._takeback_yes) if self.takeback is not None else [],
             "undo_allowed": not self.info.rated,
+            "rematch": [],  # asked once the game is over (the finished game's state carries them)
+            "rematch_game": None,
         }
 
     # ---- called by the hub / connections ------------------------------------------------------------------
@@ -325,7 +328,7 @@ class Match:
         now = self.hub.now_ms()
         clock = self._clock_after(item.seat, None if state.is_over else state.to_play, now)
         snapshot = clock.snapshot(now) if clock.timed else None
-        await self._store(item, self.game_id, ply, item.seat, item.move, result, rate, snapshot)
+        await self._store(item, NewMove(self.game_id, ply, item.seat, item.move, result, rate, snapshot))
         self.state, self.ply, self.clock = state, ply + 1, clock  # one step: state, ply and clock agree
         log.debug("ply %d committed: seat %d played %r", ply, item.seat, item.move)
         if self.draw_offer is not None and self.draw_offer != item.seat:
@@ -340,11 +343,12 @@ class Match:
         self.hub.broadcast_state(self)
         return self.ply
 
-    async def _store(self, item: _Move, *args: Any) -> None:
-        """Commits a move. A store that fails refuses a person's move at once (the client may retry) and
-        retries a bot's after a growing, jittered delay; a log that moved on under us is read back."""
+    async def _store(self, item: _Move, move: NewMove) -> None:
+        """Commits a move (in the hub's group commit: returns once its transaction committed). A store that
+        fails refuses a person's move at once (the client may retry) and retries a bot's after a growing,
+        jittered delay; a log that moved on under us is read back."""
         try:
-            await self.hub.db(self.hub.repo.append_move, *args)
+            await self.hub.commits.append(move)
         except StalePly:
             log.warning("game %s: the stored log is not at ply %d; reading it back", self.game_id, self.ply)
             self._mark_dirty()

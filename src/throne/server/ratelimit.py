@@ -41,6 +41,7 @@ DEFAULT_LIMITS: dict[str, Limit] = {
     "table:user": Limit(15, 5),
     "replay:ip": Limit(60, 30),
     "replay:user": Limit(40, 20),
+    "mute:user": Limit(60, 30),
 }
 MAX_BUCKETS = 50_000
 

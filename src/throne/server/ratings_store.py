@@ -70,14 +70,15 @@ def _rate_glicko2(session: Session, info: GameInfo) -> None:
 
 
 def _rate_openskill(session: Session, info: GameInfo) -> None:
-    """Any number of seats, one winner; seats whose player left lose."""
+    """Any number of seats, one winner; seats whose player left lose. A game nobody won counts only when
+    someone left it: they are ranked below the others, who tie (a tie of all says nothing)."""
     users = _seat_users(info)
     winner = (info.result or {}).get("winner")
-    if winner is None or len(set(users)) != len(users) or len(users) != info.players:
+    losers = [s.seat for s in info.seats if _left(s)]
+    if (winner is None and not losers) or len(set(users)) != len(users) or len(users) != info.players:
         return
     rows = load_ratings(session, info.game, users)
     old = [skill_of(rows[u].data if u in rows else None) for u in users]
-    losers = [s.seat for s in info.seats if _left(s)]
     new = multiplayer.rate_game(old, winner, losers)
     for user, rating in zip(users, new, strict=True):
         data = {"mu": rating.mu, "sigma": rating.sigma}

@@ -109,6 +109,25 @@ class Chat(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+class Rematch(Base):
+    """The rematch of a finished game: the seats that asked so far and, once everyone did, the new game."""
+
+    __tablename__ = "rematches"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seats: Mapped[list[int]] = mapped_column(JSON, default=list)
+    new_game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), nullable=True)
+
+
+class ChatMute(Base):
+    """A user who does not want to read another user's chat messages (on every table)."""
+
+    __tablename__ = "chat_mutes"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    muted_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+
+
 class Rating(Base):
     __tablename__ = "ratings"
 

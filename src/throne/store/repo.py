@@ -16,7 +16,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from throne.store.db import Database
-from throne.store.models import Chat, Game, Move, Rating, Seat, User, utcnow
+from throne.store.models import Chat, ChatMute, Game, Move, Rating, Rematch, Seat, User, utcnow
 
 
 class StoreError(ValueError):
@@ -69,6 +69,20 @@ class NotOpen(Conflict):
 
 class StalePly(Conflict):
     code = "stale"
+
+
+@dataclass(frozen=True)
+class NewMove:
+    """One move to append to a game's log (`Repo.append_moves`): move number `ply` (0-based), the clock
+    snapshot after it, and the result when it ends the game (`rate` then updates the ratings with it)."""
+
+    game_id: int
+    ply: int
+    seat: int
+    move: str
+    result: dict[str, Any] | None = None
+    rate: RateHook | None = None
+    clock: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -245,6 +259,8 @@ class Repo:
                 raise Conflict(f"user {guest_id} is not a guest")
             moved = s.execute(update(Seat).where(Seat.user_id == guest_id).values(user_id=user_id)).rowcount
             s.execute(update(Game).where(Game.creator_id == guest_id).values(creator_id=user_id))
+            s.execute(update(ChatMute).where(ChatMute.user_id == guest_id).values(user_id=user_id))
+            s.execute(update(ChatMute).where(ChatMute.muted_id == guest_id).values(muted_id=user_id))
             return int(moved or 0)
 
     def revoke_sessions(self, user_id: int) -> None:
@@ -440,23 +456,54 @@ class Repo:
 
         Raises StalePly when the log does not hold exactly `ply` moves: nothing is duplicated or skipped.
         """
+        (stale,) = self.append_moves([NewMove(game_id, ply, seat, move, result, rate, clock)])
+        if stale is not None:
+            raise stale
+
+    def append_moves(self, moves: Sequence[NewMove]) -> list[StalePly | None]:
+        """Appends moves of several games in ONE transaction (group commit); at most one move per game.
+
+        Returns, per move, None (stored) or StalePly: that game's log does not hold exactly `ply` moves, and
+        that move alone is left out (its guarded update matched no row, so nothing of it changed). Any other
+        failure rolls the whole group back: no move of it is stored.
+        """
+        out: list[StalePly | None] = []
+        rows: list[dict[str, Any]] = []
+        finished: list[NewMove] = []
+        now = utcnow()
         with self.db.sessions.begin() as s:
-            _move_live_game(s, game_id, ply, ply + 1, clock)
-            # A Core insert: the ORM unit of work costs more than the rest of this hot path.
-            s.execute(
-                insert(Move).values(
-                    game_id=game_id, ply=ply, seat=seat, move=move, clock=clock, created_at=utcnow()
+            for m in moves:
+                try:
+                    _move_live_game(s, m.game_id, m.ply, m.ply + 1, m.clock)
+                except StalePly as exc:
+                    out.append(exc)
+                    continue
+                out.append(None)
+                rows.append(
+                    {
+                        "game_id": m.game_id,
+                        "ply": m.ply,
+                        "seat": m.seat,
+                        "move": m.move,
+                        "clock": m.clock,
+                        "created_at": now,
+                    }
                 )
-            )
-            if result is not None:
+                if m.result is not None:
+                    finished.append(m)
+            if rows:
+                # One Core insert for the group: the ORM unit of work costs more than the rest of this path.
+                s.execute(insert(Move), rows)
+            for m in finished:
                 s.execute(
                     update(Game)
-                    .where(Game.id == game_id)
-                    .values(status="finished", result=result, finished_at=utcnow())
+                    .where(Game.id == m.game_id)
+                    .values(status="finished", result=m.result, finished_at=now)
                 )
-                if rate is not None:
+                if m.rate is not None:
                     s.flush()
-                    rate(s, _info(s, s.get(Game, game_id)))
+                    m.rate(s, _info(s, s.get(Game, m.game_id)))
+        return out
 
     def take_back(
         self, game_id: int, ply: int, keep: int, start: dict[str, Any] | None = None
@@ -549,6 +596,58 @@ class Repo:
                 .limit(limit)
             ).all()
             return [_chat_json(r) for r in reversed(rows)]
+
+    # ---- rematches and chat mutes --------------------------------------------------------------------------
+    def ask_rematch(self, game_id: int, seat: int) -> tuple[list[int], bool, int | None]:
+        """`seat` asks to play finished game `game_id` again: (the seats that asked so far, whether this ask
+        is new, the rematch already made or None)."""
+        with self.db.sessions.begin() as s:
+            row = s.get(Rematch, game_id, with_for_update=True)
+            if row is None:
+                row = Rematch(game_id=game_id, seats=[])
+                s.add(row)
+            if row.new_game_id is not None or seat in row.seats:
+                return sorted(row.seats), False, row.new_game_id
+            row.seats = sorted([*row.seats, seat])
+            s.flush()
+            return list(row.seats), True, None
+
+    def rematched(self, game_id: int, new_game_id: int) -> None:
+        """Game `game_id` was played again as `new_game_id`."""
+        with self.db.sessions.begin() as s:
+            row = s.get(Rematch, game_id, with_for_update=True)
+            if row is None:
+                s.add(Rematch(game_id=game_id, seats=[], new_game_id=new_game_id))
+            else:
+                row.new_game_id = new_game_id
+
+    @reads
+    def rematch(self, game_id: int) -> tuple[list[int], int | None]:
+        """The seats that asked for a rematch of `game_id` and the rematch (None: not made)."""
+        with self.db.sessions() as s:
+            row = s.get(Rematch, game_id)
+            return ([], None) if row is None else (sorted(row.seats), row.new_game_id)
+
+    @reads
+    def chat_mutes(self, user_id: int) -> list[int]:
+        """The users whose chat `user_id` muted."""
+        with self.db.sessions() as s:
+            q = select(ChatMute.muted_id).where(ChatMute.user_id == user_id).order_by(ChatMute.muted_id)
+            return list(s.scalars(q).all())
+
+    def set_chat_mute(self, user_id: int, muted_id: int, muted: bool) -> list[int]:
+        """Mutes (or unmutes) `muted_id` for `user_id`; returns the muted users. NotFound: no such user."""
+        with self.db.sessions.begin() as s:
+            if s.get(User, muted_id) is None:
+                raise NotFound(f"no user {muted_id}")
+            row = s.get(ChatMute, (user_id, muted_id))
+            if muted and row is None:
+                s.add(ChatMute(user_id=user_id, muted_id=muted_id))
+            elif not muted and row is not None:
+                s.delete(row)
+            s.flush()
+            q = select(ChatMute.muted_id).where(ChatMute.user_id == user_id).order_by(ChatMute.muted_id)
+            return list(s.scalars(q).all())
 
     @reads
     def moves(self, game_id: int) -> list[tuple[int, str]]:

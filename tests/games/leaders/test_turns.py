@@ -207,11 +207,13 @@ def test_north_double_first_recruitment() -> None:
         pos("Ld1,RGa1", "Ld7", turn="N", market="AC,RI,BR", deck="IL,CL", recruits=2, turns=1)
     )
     st.play("end")
-    assert (st.phase, st.recruits) == ("recruit", 2)
+    assert (st.phase, st.recruits, st.recruit_allowance) == ("recruit", 2, 2)
     st.play("+AC@a4")
     assert (st.phase, st.recruits, st.market) == ("recruit", 1, ["IL", "RI", "BR"])
+    assert st.view()["recruit_allowance"] == 2  # the second of two recruitments
     st.play("+RI@b5")
     assert (st.turn, st.phase, st.turns, st.recruits, st.market) == (0, "action", 2, 1, ["IL", "CL", "BR"])
+    assert st.view()["recruit_allowance"] == 1
 
 
 def test_new_game_north_recruits_twice() -> None:

@@ -39,6 +39,11 @@ MODES = ("discovery", "strategist")
 SECOND_BAN_AFTER = 2
 
 
+def allowance(turn: int, turns: int) -> int:
+    """Recruitments a turn allows when it starts: two on North's first turn (leaders.md §3), else one."""
+    return 2 if (turn == 1 and turns == 1) else 1
+
+
 class State:
     """A Leaders game: position, history (for undo and the record) and the draw-rule bookkeeping."""
 
@@ -145,6 +150,11 @@ class State:
     @property
     def deck_size(self) -> int:
         return len(self.deck) - self.deck_pos
+
+    @property
+    def recruit_allowance(self) -> int:
+        """Recruitments the turn allows in all (leaders.md §3): two on North's first turn, else one."""
+        return allowance(self.turn, self.turns)
 
     @property
     def acted(self) -> frozenset[str]:
@@ -360,7 +370,7 @@ class State:
         self.turns += 1
         self.acted_mask = 0
         self.phase_id = ACTION
-        self.recruits = 2 if (self.turn == 1 and self.turns == 1) else 1
+        self.recruits = allowance(self.turn, self.turns)
         if self.draw_rule:
             key = self._rep_key()
             n = self._reps.get(key, 0) + 1
@@ -489,6 +499,7 @@ class State:
             "banned": [CODES[k] for k in self.banned],
             "deck_size": self.deck_size,
             "recruits": self.recruits,
+            "recruit_allowance": self.recruit_allowance,
             "turns": self.turns,
             "is_over": self.is_over,
             "winner": self.winner,

@@ -21,10 +21,12 @@ class SkillRating:
         return self.mu - 3.0 * self.sigma
 
 
-def rate_game(ratings: Sequence[SkillRating], winner: int, losers: Sequence[int] = ()) -> list[SkillRating]:
-    """New ratings of every seat (in seat order) after a game won by seat `winner`; `losers` left the game
-    and lose it whatever the bot that played their seat on reached."""
-    if not 0 <= winner < len(ratings) or len(ratings) < 2:
+def rate_game(
+    ratings: Sequence[SkillRating], winner: int | None, losers: Sequence[int] = ()
+) -> list[SkillRating]:
+    """New ratings of every seat (in seat order) after a game won by seat `winner` (None: nobody won, the
+    seats tie); `losers` left the game and lose it whatever the bot that played their seat on reached."""
+    if (winner is not None and not 0 <= winner < len(ratings)) or len(ratings) < 2:
         raise ValueError(f"winner {winner} is not one of {len(ratings)} seats")
     teams = [[_MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in ratings]
     ranks = [3 if seat in losers else 1 if seat == winner else 2 for seat in range(len(ratings))]

@@ -6,14 +6,15 @@ import asyncio
 import re
 
 from fastapi import APIRouter, Request, Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictBool, StrictInt
 
 from throne.server.auth import clean_name, current_user, hub_of, rate_limit, set_session
 from throne.server.errors import ApiError
 from throne.server.passwords import password_problem
 from throne.server.sessions import COOKIE, hash_password, verify_password
+from throne.server.validate import INT63_MAX
 from throne.store.models import User
-from throne.store.repo import UsernameTaken
+from throne.store.repo import NotFound, UsernameTaken
 
 router = APIRouter(prefix="/api/accounts")
 USERNAME = re.compile(r"[A-Za-z0-9_.-]{3,32}")
@@ -61,6 +62,11 @@ class RegisterIn(BaseModel):
 class PasswordIn(BaseModel):
     password: str = Field(max_length=1000)
     new_password: str = Field(max_length=1000)
+
+
+class MuteIn(BaseModel):
+    user_id: StrictInt = Field(ge=1, le=INT63_MAX)
+    muted: StrictBool
 
 
 class LoginIn(BaseModel):
@@ -162,3 +168,33 @@ async def logout(request: Request, response: Response) -> dict:
 @router.get("/me")
 async def me(request: Request) -> dict:
     return {"user": user_json(await current_user(request))}
+
+
+async def _chat_user(request: Request) -> User:
+    user = await current_user(request)
+    if user is None:
+        raise ApiError(401, "login_needed", "chat mutes belong to a guest or registered account")
+    return user
+
+
+@router.get("/mutes")
+async def chat_mutes(request: Request) -> dict:
+    """The users whose table chat the session's user muted (on every table and device)."""
+    user = await _chat_user(request)
+    hub = hub_of(request)
+    return {"user_id": user.id, "muted": await hub.db(hub.repo.chat_mutes, user.id)}
+
+
+@router.post("/mutes")
+async def set_chat_mute(body: MuteIn, request: Request) -> dict:
+    """Mutes (`muted: true`) or unmutes another user's table chat for the session's user."""
+    user = await _chat_user(request)
+    if body.user_id == user.id:
+        raise ApiError(400, "bad_mute", "you cannot mute yourself")
+    rate_limit(request, "mute", f"uid:{user.id}")
+    hub = hub_of(request)
+    try:
+        muted = await hub.db(hub.repo.set_chat_mute, user.id, body.user_id, body.muted)
+    except NotFound:
+        raise ApiError(404, "unknown_user", f"no user {body.user_id}") from None
+    return {"user_id": user.id, "muted": muted}

@@ -108,19 +108,27 @@ export class TableControls {
     $("#ctl-takeback").hidden = !(live && seated && ply > 0 && !pending);
     $("#ctl-undo").hidden = !(live && seated && ply > 0 && offers.undo_allowed && msg.your_turn);
     $("#ctl-takeback-sent").hidden = !(live && seated && pending && asked === this.seat);
-    const answer = live && seated && pending && asked !== this.seat;
+    const agreed = Array.isArray(offers.takeback_accepted) && offers.takeback_accepted.includes(this.seat);
+    const answer = live && seated && pending && asked !== this.seat && !agreed;
     $("#ctl-takeback-answer").hidden = !answer;
     if (answer) $("#ctl-takeback-text").textContent = t("ui.ctl.takeback_incoming", { name: this.seatName(asked) });
     const finished = !live && this.summary && this.summary.status === "finished";
     $("#ctl-new").hidden = !finished;
+    // Rematch asks are stored with the game: a (re)connected page learns them from the finished state.
+    if (finished && Array.isArray(offers.rematch)) this.rematchAsked = offers.rematch.includes(this.seat);
     $("#ctl-rematch").hidden = !(finished && seated) || this.rematchAsked;
+    $("#ctl-rematch-sent").hidden = !(finished && seated && this.rematchAsked);
+    const others = finished && Array.isArray(offers.rematch) ? offers.rematch.filter((s) => s !== this.seat) : [];
+    const askers = $("#ctl-rematch-incoming");
+    askers.hidden = others.length === 0;
+    askers.textContent = others.map((s) => t("ui.ctl.rematch_incoming", { name: this.seatName(s) })).join(" ");
   }
 
   /** `rematch_pending` (who asked so far) or `rematch` (the new game, with this seat's token). */
   rematch(msg) {
     if (msg.type === "rematch_pending") {
+      if (this.last) this.last = { ...this.last, offers: { ...(this.last.offers || {}), rematch: msg.seats } };
       this.rematchAsked = msg.seats.includes(this.seat);
-      $("#ctl-rematch-sent").hidden = !this.rematchAsked;
       this.renderButtons(this.last);
       return;
     }

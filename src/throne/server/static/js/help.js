@@ -134,9 +134,10 @@ function helpTarget(target, force) {
   const el = helpable(target);
   if (!el) return null;
   if (force) return el;
-  // A piece on a cell that reacts to clicks, a card that can be picked or played: the click is a move.
+  // A piece on a cell that reacts to clicks, a card that can be picked or played: the click is a move; a piece
+  // of yours that cannot act on your turn ("explain") answers with the reason instead.
   const cell = el.closest(".cell");
-  if (cell && cell.classList.contains("clickable")) return null;
+  if (cell && (cell.classList.contains("clickable") || cell.classList.contains("explain"))) return null;
   if (target.closest(ACTIONABLE) && !target.closest("[aria-disabled='true']")) return null;
   if (el.classList.contains("pickable") || el.classList.contains("clickable")) return null;
   return el;

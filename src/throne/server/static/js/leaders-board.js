@@ -1,14 +1,21 @@
 // The Leaders board as SVG (leaders.md §1): 37 flat-topped hexes in columns a..g, row 1 at the bottom (South).
-// South pieces are circles, North pieces are diamonds (shape, not only colour), each labelled with its code;
-// the Leader carries a gold ring. Cells have their name as a tooltip (<title>).
+// South pieces are round tokens, North pieces diamonds (shape, not only colour), each with its symbol
+// (leaders-pieces.js) and its code as a small label; the Leader's token has a gold rim. A piece that acted this
+// turn carries a check badge (never faded). Cell names stay readable: large in empty cells, under the token in
+// occupied ones; every cell also has its name as a tooltip (<title>).
 import { t, pieceName } from "./i18n.js";
+import { glyph } from "./leaders-pieces.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const SIZE = 30;
 const COLUMNS = "abcdefg";
 const SOUTH_RECRUIT = new Set(["a1", "b1", "c1", "d1", "e1", "f1", "g1"]);
 const NORTH_RECRUIT = new Set(["a4", "b5", "c6", "d7", "e6", "f5", "g4"]);
-const GLYPH = { L: "♚" };
+// Token geometry (SVG units; a cell is 60 wide, 52 tall): the token sits a little above the centre so the
+// cell name fits under it.
+const TOKEN_Y = -4;
+const TOKEN_R = 17;
+const DIAMOND = 20.5;
 
 /** Every cell of the board as {name, q, r}. */
 export function cells() {
@@ -70,13 +77,16 @@ function sideName(side) {
  * @param {object} view the engine's Leaders view (pieces, acted, turn, …)
  * @param {{flip?: boolean, highlight?: Map<string,string>, clickable?: Set<string>,
  *          onCell?: (name: string) => void, lastMove?: string[], lost?: string|null,
- *          marks?: Map<string,number>, culprits?: Set<string>}} opts
+ *          marks?: Map<string,number>, culprits?: Set<string>, onRefused?: (name: string) => void,
+ *          explain?: Set<string>}} opts
  *   highlight: cell → "dest" | "target" | "selected" | "path"; clickable: cells that react to clicks/keys;
- *   marks: cells the opponent's last turn touched → the number of the action; culprits: the capturing pieces.
+ *   marks: cells the opponent's last turn touched → the number of the action; culprits: the capturing pieces;
+ *   onRefused: called for a click on a cell that is not clickable; explain: cells whose piece answers a click
+ *   with that message rather than with its help (help.js).
  */
 export function drawBoard(svg, view, opts = {}) {
   const { flip = false, highlight = new Map(), clickable = new Set(), onCell = null, lastMove = [], lost = null,
-    marks = new Map(), culprits = new Set() } = opts;
+    marks = new Map(), culprits = new Set(), onRefused = null, explain = new Set() } = opts;
   const focused = document.activeElement && svg.contains(document.activeElement)
     ? document.activeElement.getAttribute("data-cell") : null;
   svg.replaceChildren();
@@ -106,7 +116,9 @@ export function drawBoard(svg, view, opts = {}) {
     if (SOUTH_RECRUIT.has(name)) hexClass += " recruit-south";
     if (NORTH_RECRUIT.has(name)) hexClass += " recruit-north";
     el("polygon", { class: hexClass, points: hexPoints(cx, cy) }, g);
-    const label = el("text", { class: "cell-label", x: cx, y: cy + SIZE * 0.78, "text-anchor": "middle" }, g);
+    const label = piece
+      ? el("text", { class: "cell-label under", x: cx, y: cy + 23.5, "text-anchor": "middle" }, g)
+      : el("text", { class: "cell-label", x: cx, y: cy + 4, "text-anchor": "middle" }, g);
     label.textContent = name;
     const title = el("title", {}, g);
     let description = t("ui.leaders.cell", { cell: name });
@@ -115,17 +127,23 @@ export function drawBoard(svg, view, opts = {}) {
       if (t(`leaders.piece.${piece.code}.text`) !== `leaders.piece.${piece.code}.text`) {
         description += ` — ${t(`leaders.piece.${piece.code}.text`)}`;
       }
-      drawPiece(g, piece, cx, cy, piece.side === view.turn && acted.has(piece.code));
+      const spent = !view.is_over && piece.side === view.turn && acted.has(piece.code);
+      if (spent) description += ` (${t("ui.leaders.acted_badge")})`;
+      drawPiece(g, piece, cx, cy, spent);
     }
     title.textContent = description;
     if (marks.has(name) && marks.get(name) !== "") {
       const badge = el("g", { class: "mark-badge" }, g);
-      el("circle", { cx: cx - SIZE * 0.62, cy: cy - SIZE * 0.55, r: 7.5 }, badge);
-      const num = el("text", { x: cx - SIZE * 0.62, y: cy - SIZE * 0.55 + 3.5, "text-anchor": "middle" }, badge);
+      el("circle", { cx: cx - 16, cy: cy - 17, r: 7.5 }, badge);
+      const num = el("text", { x: cx - 16, y: cy - 17 + 3.5, "text-anchor": "middle" }, badge);
       num.textContent = String(marks.get(name));
     }
     if (lost !== null && piece && piece.code === "L" && piece.side === lost) {
-      el("circle", { class: "lost-mark", cx, cy, r: SIZE * 0.92 }, g);
+      el("circle", { class: "lost-mark", cx, cy: cy + TOKEN_Y, r: SIZE * 0.84 }, g);
+    }
+    if (!clickable.has(name) && onRefused) {
+      if (explain.has(name)) g.classList.add("explain");
+      g.addEventListener("click", () => onRefused(name));
     }
     if (clickable.has(name)) {
       g.classList.add("clickable");
@@ -148,19 +166,27 @@ export function drawBoard(svg, view, opts = {}) {
   }
 }
 
+/** A token of the piece's side (South round, North a diamond) with its symbol, its code and, once it acted this
+ * turn, a check badge. */
 function drawPiece(g, piece, cx, cy, acted) {
   const side = piece.side === 0 ? "south" : "north";
   const p = el("g", { class: `piece ${side}${acted ? " acted" : ""}`, "data-piece": piece.code, "data-side": piece.side }, g);
-  const radius = SIZE * 0.62;
-  if (piece.side === 0) {
-    el("circle", { class: `body ${side}`, cx, cy, r: radius }, p);
-  } else {
-    const d = radius * 1.18;
-    el("polygon", { class: `body ${side}`, points: `${cx},${cy - d} ${cx + d},${cy} ${cx},${cy + d} ${cx - d},${cy}` }, p);
+  const y = cy + TOKEN_Y;
+  const leader = piece.code === "L"; // a gold rim (CSS)
+  const body = `body ${side}${leader ? " leader" : ""}`;
+  if (piece.side === 0) el("circle", { class: body, cx, cy: y, r: TOKEN_R }, p);
+  else el("polygon", { class: body, points: diamond(cx, y, DIAMOND) }, p);
+  const size = piece.side === 0 ? 18 : 15;
+  glyph(piece.code, cx, y - (piece.side === 0 ? 4.5 : 3.5), size, p).classList.add("symbol");
+  const label = el("text", { class: "code", x: cx, y: y + (piece.side === 0 ? 12 : 11), "text-anchor": "middle" }, p);
+  label.textContent = piece.code;
+  if (acted) {
+    const badge = el("g", { class: "acted-mark" }, p);
+    el("circle", { cx: cx + 15, cy: y - 13, r: 6 }, badge);
+    el("path", { d: `M${cx + 12} ${y - 13} l2 2.4 l4 -4.6` }, badge);
   }
-  if (piece.code === "L") el("circle", { class: "leader-ring", cx, cy, r: radius + 3.5 }, p);
-  const label = el("text", { class: "code", x: cx, y: cy + 4.5, "text-anchor": "middle" }, p);
-  label.textContent = GLYPH[piece.code] || piece.code;
-  if (piece.code === "L") label.classList.add("leader");
-  if (acted) el("circle", { class: "acted-mark", cx: cx + radius * 0.8, cy: cy - radius * 0.8, r: 4 }, p);
+}
+
+function diamond(cx, cy, d) {
+  return `${cx},${cy - d} ${cx + d},${cy} ${cx},${cy + d} ${cx - d},${cy}`;
 }

@@ -1,12 +1,44 @@
 // The Leaders table: board, market, turn, acted pieces, move list, result — and the click-by-click move input
-// built only from the legal move strings of the current state.
-import { t, pieceName, has, bdi, list } from "./i18n.js";
+// built only from the legal move strings of the current state. A click that does nothing legal says why in a
+// short message over the board; "End actions" asks first while a piece could still act (a setting, kept in
+// localStorage, turns that off); a banner announces a turn of two recruitments (North's first turn).
+import { t, pieceName, has, number, lang, bdi } from "./i18n.js";
 import { drawBoard } from "./leaders-board.js";
+import { pieceIcon } from "./leaders-pieces.js";
 import { choices, cellsOf } from "./leaders-moves.js";
 import { EventLog, leadersEnding } from "./narrate.js";
 import { playTurn, cellsOfEvent } from "./animate.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
+const CELL = /^[a-g][1-7]$/;
+const CONFIRM_KEY = "throne.leaders.confirmEnd";
+const MESSAGE_MS = 4000;
+
+/** Whether "End actions" asks first while a piece could still act (on unless the player turned it off). */
+export function confirmEnd() {
+  try {
+    return localStorage.getItem(CONFIRM_KEY) !== "off";
+  } catch {
+    return true;
+  }
+}
+
+function setConfirmEnd(on) {
+  try {
+    localStorage.setItem(CONFIRM_KEY, on ? "on" : "off");
+  } catch {
+    /* private mode: the choice lasts for this page only */
+  }
+}
+
+/** "a, b and c" in the page's language. */
+function listOf(items) {
+  try {
+    return new Intl.ListFormat(lang(), { type: "conjunction" }).format(items);
+  } catch {
+    return items.join(", ");
+  }
+}
 
 function sideName(side) {
   return t(side === 0 ? "ui.leaders.south" : "ui.leaders.north");
@@ -33,6 +65,7 @@ export function renderMarket(container, view, { pickable = new Set(), chosen = n
       continue;
     }
     button.dataset.code = code;
+    const icon = pieceIcon(code, null, 34);
     const name = document.createElement("strong");
     name.textContent = `${cardLabel(code)} `;
     const codeEl = document.createElement("span");
@@ -41,7 +74,7 @@ export function renderMarket(container, view, { pickable = new Set(), chosen = n
     const text = document.createElement("span");
     text.className = "text";
     text.textContent = t(`leaders.piece.${code}.text`);
-    button.append(name, codeEl, text);
+    button.append(icon, name, codeEl, text);
     if (pickable.has(code)) {
       button.classList.add("clickable");
       button.setAttribute("aria-pressed", String(chosen === code));
@@ -59,7 +92,7 @@ export function renderMarket(container, view, { pickable = new Set(), chosen = n
     deck.textContent = t("ui.leaders.banned", { cards: banned });
     deck.id = "banned";
   } else {
-    deck.textContent = t("ui.leaders.deck", { n: view.deck_size ?? "?" });
+    deck.textContent = t("ui.leaders.deck", { n: view.deck_size === undefined ? "?" : number(view.deck_size) });
   }
   container.appendChild(deck);
 }
@@ -111,7 +144,13 @@ export class LeadersTable {
     this.log = new EventLog($("#event-log", root), { renderer: "leaders-table", seat, name: null });
     const skip = $("#skip-anim", root);
     if (skip) skip.addEventListener("click", () => playTurn.skip && playTurn.skip());
-    $("#end-actions", root).addEventListener("click", () => this.play("end"));
+    this.messageTimer = null;
+    $("#end-actions", root).addEventListener("click", () => this.endActions());
+    $("#end-confirm-yes", root).addEventListener("click", () => this.play("end"));
+    $("#end-confirm-no", root).addEventListener("click", () => this.closeConfirm(true));
+    const setting = $("#confirm-end-setting", root);
+    setting.checked = confirmEnd();
+    setting.addEventListener("change", () => setConfirmEnd(setting.checked));
     $("#finish-step", root).addEventListener("click", () => {
       const { complete } = choices(this.legal, this.clicks);
       if (complete) this.play(complete);
@@ -175,7 +214,9 @@ export class LeadersTable {
   /** Replace the narrated log (a reconnect: the events of every move so far). */
   setEvents(events, upto = Infinity) {
     this.log.replace(events, upto);
+    const known = this.ending;
     for (const ev of events) if (ev.type === "game-end") this.ending = ev;
+    if (!known && this.ending && this.view && this.view.is_over) this.render(); // the result names the culprits
   }
 
   setMoves(moves) {
@@ -188,6 +229,67 @@ export class LeadersTable {
     this.renderMoves();
   }
 
+  /** Cells of own pieces that could still act now (the first clicks of the legal moves). */
+  movableCells() {
+    return [...choices(this.legal, []).next].filter((tok) => CELL.test(tok));
+  }
+
+  /** "End actions": at once, or after a confirmation while some piece could still act. */
+  endActions() {
+    const cells = this.movableCells();
+    if (!cells.length || !confirmEnd()) {
+      this.play("end");
+      return;
+    }
+    const movable = new Set(cells);
+    const names = (this.view.pieces || []).filter((p) => movable.has(p.cell)).map((p) => pieceName(p.code));
+    $("#end-confirm-text", this.root).textContent = t("ui.leaders.confirm_end", { n: number(cells.length), pieces: listOf(names) });
+    const box = $("#end-confirm", this.root);
+    box.hidden = false;
+    $("#end-confirm-yes", this.root).focus();
+  }
+
+  closeConfirm(focusEnd = false) {
+    const box = $("#end-confirm", this.root);
+    if (box.hidden) return;
+    box.hidden = true;
+    const end = $("#end-actions", this.root);
+    if (focusEnd && !end.hidden) end.focus();
+  }
+
+  /** A short message over the board (a click that did nothing legal); it fades out by itself. */
+  message(text) {
+    const box = $("#board-msg", this.root);
+    box.textContent = text;
+    box.hidden = false;
+    clearTimeout(this.messageTimer);
+    this.messageTimer = setTimeout(() => { box.hidden = true; }, MESSAGE_MS);
+  }
+
+  clearMessage() {
+    clearTimeout(this.messageTimer);
+    $("#board-msg", this.root).hidden = true;
+  }
+
+  /** Say why a click on `cell` did nothing: it is not your turn, the piece cannot act, no move goes there… */
+  refuse(cell) {
+    const view = this.view;
+    if (!view || view.is_over || (this.seat !== 0 && this.seat !== 1)) return;
+    const piece = (view.pieces || []).find((p) => p.cell === cell);
+    let text;
+    if (!this.legal.length) text = t("ui.leaders.refuse.wait", { side: sideName(view.to_play) });
+    else if (this.clicks.length) text = t("ui.leaders.refuse.not_there", { cell });
+    else if (view.phase === "recruit") text = t("ui.leaders.refuse.card_first");
+    else if (view.phase === "reaction") text = t("ui.leaders.refuse.nemesis");
+    else if (view.phase === "ban") text = t("ui.leaders.hint.ban");
+    else if (piece && piece.side === this.seat) {
+      const spent = view.turn === this.seat && (view.acted || []).includes(piece.code);
+      text = t(spent ? "ui.leaders.refuse.acted" : "ui.leaders.refuse.stuck", { piece: pieceName(piece.code) });
+    } else if (piece) text = t("ui.leaders.refuse.enemy", { piece: pieceName(piece.code), side: sideName(piece.side) });
+    else text = t("ui.leaders.refuse.empty", { cell });
+    this.message(text);
+  }
+
   reset() {
     if (this.clicks.length === 0) return;
     this.clicks = [];
@@ -195,6 +297,8 @@ export class LeadersTable {
   }
 
   play(move) {
+    this.closeConfirm();
+    this.clearMessage();
     this.clicks = [];
     this.marks.clear(); // you acted: the marks of the opponent's turn go
     this.log.unmark();
@@ -211,6 +315,7 @@ export class LeadersTable {
       if (!root.next.has(token)) return;
       this.clicks = [];
     }
+    this.clearMessage();
     this.clicks.push(token);
     const after = choices(this.legal, this.clicks);
     if (after.next.size === 0 && after.complete) {
@@ -244,6 +349,11 @@ export class LeadersTable {
     }
     // Other own pieces stay clickable to switch the selection.
     for (const tok of choices(this.legal, []).next) if (/^[a-g][1-7]$/.test(tok)) clickable.add(tok);
+    // On your turn a click on one of your pieces that cannot act is answered by a message, not by its help.
+    const explain = new Set();
+    if (this.legal.length) {
+      for (const p of view.pieces || []) if (p.side === this.seat && !clickable.has(p.cell)) explain.add(p.cell);
+    }
 
     const lost = view.is_over && view.winner !== null && view.winner !== undefined ? 1 - view.winner : null;
     drawBoard($("#board", root), view, {
@@ -251,6 +361,8 @@ export class LeadersTable {
       highlight,
       clickable,
       onCell: (cell) => (this.clicks.length === 1 && this.clicks[0] === cell ? this.reset() : this.click(cell)),
+      onRefused: (cell) => this.refuse(cell),
+      explain,
       lastMove: cellsOf(view.last_move),
       lost: view.termination === "capture" || view.termination === "surround" ? lost : null,
       marks: view.is_over ? new Map() : this.marks,
@@ -271,6 +383,7 @@ export class LeadersTable {
     });
 
     $("#end-actions", root).hidden = !next.has("end");
+    if (!next.has("end")) this.closeConfirm();
     const finish = $("#finish-step", root);
     finish.hidden = !(complete && next.size > 0);
     $("#cancel-move", root).hidden = this.clicks.length === 0;
@@ -293,8 +406,9 @@ export class LeadersTable {
     const you = $("#you-are", root);
     you.textContent = this.seat === 0 || this.seat === 1 ? t("ui.leaders.you_are", { side: sideName(this.seat) }) : t("ui.table.spectator");
 
-    const acted = view.acted && view.acted.length ? list(view.acted.map(pieceName)) : t("ui.leaders.none");
-    $("#acted", root).textContent = t("ui.leaders.acted", { pieces: acted });
+    $("#confirm-end-label", root).hidden = view.is_over || !(this.seat === 0 || this.seat === 1);
+    this.renderActed();
+    this.renderRecruitBanner();
 
     let hint = "";
     if (mine) {
@@ -320,6 +434,35 @@ export class LeadersTable {
       why.append(" ", leadersEnding(this.ending, this.log.ctx), ".");
       result.append(why);
     }
+  }
+
+  /** "Already acted": your own pieces on your turn; for a spectator, those of the side to move. */
+  renderActed() {
+    const view = this.view;
+    const box = $("#acted", this.root);
+    const player = this.seat === 0 || this.seat === 1;
+    const show = !view.is_over && view.phase === "action" && (!player || view.turn === this.seat);
+    box.hidden = !show;
+    if (!show) return;
+    const names = (view.acted || []).map(pieceName);
+    const pieces = names.length ? listOf(names) : t("ui.leaders.none");
+    box.textContent = player ? t("ui.leaders.acted", { pieces }) : t("ui.leaders.acted_side", { side: sideName(view.turn), pieces });
+  }
+
+  /** The banner of a turn with two recruitments (North's first turn, leaders.md §3), from the engine's view. */
+  renderRecruitBanner() {
+    const view = this.view;
+    const banner = $("#recruit-banner", this.root);
+    const allowance = view.recruit_allowance || 1;
+    const show = !view.is_over && allowance > 1 && view.phase !== "ban";
+    banner.hidden = !show;
+    if (!show) return;
+    const mine = view.turn === this.seat;
+    let text = t(mine ? "ui.leaders.double.mine" : "ui.leaders.double.theirs", { side: sideName(view.turn), n: number(allowance) });
+    if (view.phase === "recruit") {
+      text += ` ${t("ui.leaders.double.step", { n: number(allowance - view.recruits + 1), total: number(allowance) })}`;
+    }
+    banner.textContent = text;
   }
 
   isPair() {

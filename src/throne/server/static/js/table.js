@@ -8,6 +8,7 @@ import { GenericTable } from "./generic-table.js";
 import { showError, clearError } from "./common.js";
 import { TableControls } from "./controls.js";
 import { TableChat } from "./chat.js";
+import { mergeByPly, putAt } from "./movelist.js";
 
 const $ = (sel) => document.querySelector(sel);
 const root = $("#table-root");
@@ -20,7 +21,8 @@ let token = null;
 let socket = null;
 let controller = null;
 let ply = -1;
-let history = [];
+let history = []; // by ply: history[i] is the move (or log entry) that made ply i + 1, holes while unknown
+let historyFetch = 0; // the latest history request: an older answer is dropped (a takeback may follow it)
 let controls = null;
 let chat = null;
 let ratingBefore; // this player's rating in a rated game before it ended (undefined: not asked)
@@ -109,24 +111,34 @@ async function refreshEvents(msg) {
   }
 }
 
+/** The moves shown: those known by ply, without holes. */
+function shownHistory() {
+  return history.filter((entry) => entry !== undefined && entry !== null);
+}
+
+/** Rereads the move list on (re)connect or after a takeback, merged by ply with the moves pushed while the
+ * request was in flight (the record may predate them). */
 async function refreshHistory(msg) {
   refreshEvents(msg);
-  if (renderer().notation) {
-    try {
-      const record = await api(`/api/games/${gameId}/record${invite ? `?invite=${encodeURIComponent(invite)}` : ""}`);
-      history = record.moves || [];
-      controller.setMoves(history);
-    } catch {
-      /* the list fills from the next moves */
+  const mine = ++historyFetch;
+  const query = invite ? `invite=${encodeURIComponent(invite)}` : "";
+  try {
+    let fetched;
+    if (renderer().notation) {
+      fetched = (await api(`/api/games/${gameId}/record${query ? `?${query}` : ""}`)).moves || [];
+    } else {
+      const data = await api(`/api/games/${gameId}/replay?start=0&limit=1000&views=false${query ? `&${query}` : ""}`);
+      fetched = [];
+      for (const s of data.steps || []) {
+        if (s.move && s.seat !== null && s.ply > 0) fetched[s.ply - 1] = { seat: s.seat, move: publicMove(s) };
+      }
     }
-  } else {
-    try {
-      const data = await api(`/api/games/${gameId}/replay?start=0&limit=1000&views=false${invite ? `&invite=${encodeURIComponent(invite)}` : ""}`);
-      history = (data.steps || []).filter((s) => s.move && s.seat !== null && s.ply <= msg.ply && s.ply > 0).map((s) => ({ seat: s.seat, move: publicMove(s) }));
-      controller.setLog(history);
-    } catch {
-      /* the log fills from the next moves */
-    }
+    if (mine !== historyFetch) return; // a newer request answers for the list
+    history = mergeByPly(fetched, history, ply);
+    if (renderer().notation) controller.setMoves(shownHistory());
+    else controller.setLog(shownHistory());
+  } catch {
+    /* the list fills from the next moves */
   }
 }
 
@@ -199,8 +211,20 @@ function onState(msg) {
   root.dataset.status = msg.status || "";
   const last = msg.view && msg.view.last_move !== undefined && msg.view.last_move !== null ? msg.view.last_move : msg.last_move;
   if (previous >= 0 && msg.ply === previous + 1 && last) {
-    if (renderer().notation) controller.pushMove(typeof last === "string" ? last : last.move);
-    else if (!(msg.events && msg.events.length)) controller.pushLog(typeof last === "string" ? { seat: msg.last_move ? msg.last_move.seat : null, move: last } : last);
+    const whole = history.length === previous && !history.includes(undefined); // the list shown is complete
+    if (renderer().notation) {
+      const move = typeof last === "string" ? last : last.move;
+      history = putAt(history, msg.ply, move);
+      if (whole) controller.pushMove(move);
+      else controller.setMoves(shownHistory());
+    } else {
+      const entry = typeof last === "string" ? { seat: msg.last_move ? msg.last_move.seat : null, move: last } : last;
+      history = putAt(history, msg.ply, entry);
+      if (!(msg.events && msg.events.length)) {
+        if (whole) controller.pushLog(entry);
+        else controller.setLog(shownHistory());
+      }
+    }
   } else if (msg.ply !== previous) {
     refreshHistory(msg);
   }
@@ -225,6 +249,8 @@ function onMessage(msg) {
     if (chat) chat.history(msg.messages);
   } else if (msg.type === "chat") {
     if (chat) chat.add(msg.message);
+  } else if (msg.type === "error" && msg.code === "rematch_done" && msg.new_game_id) {
+    location.href = `/games/${msg.new_game_id}`; // the rematch exists: this player's session holds its seat
   } else if (msg.type === "error") {
     showError(t("ui.error.prefix", { reason: msg.message || msg.code }));
     if (controller && controller.view) controller.render();

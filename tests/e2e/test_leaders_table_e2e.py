@@ -1,0 +1,321 @@
+"""The Leaders table's own controls on the real page, each answered from an engine position (the page's game
+socket is answered by the test, as in test_leaders_actions_e2e): the piece symbols, the message for a click
+that does nothing legal, the End-actions confirmation and its setting, the banner of North's two first
+recruitments, acted pieces badged (never faded), "already acted" naming only your own pieces, and the phone
+layout keeping the market and the recruitment cells on one screen; and the screenshots of the table at
+1366×800 and 390×844 in English, Persian and Japanese (after a turn of the opponent, one piece of yours acted,
+another selected)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, Route, expect
+
+from tests.e2e.helpers import PHONE, Contexts, screenshot
+from tests.e2e.test_leaders_actions_e2e import EngineSocket, click, expect_sent
+from tests.e2e.test_narrated_turns_e2e import TurnSocket
+from throne.games import leaders
+from throne.games.leaders.pieces import CODES
+
+pytestmark = pytest.mark.e2e
+
+REST = "market=IL,VI,MA deck=WA,BM,AR recruits=1 turns=6"
+WIDE = {"width": 1366, "height": 800}
+
+
+def open_table(
+    contexts: Contexts,
+    position: str | leaders.State,
+    seat: int,
+    *,
+    lang: str = "en",
+    viewport: dict | None = None,
+) -> tuple[Page, EngineSocket]:
+    """A real table page whose socket is answered from the engine ``position`` (or state) for ``seat``."""
+    state = leaders.from_position(position) if isinstance(position, str) else position
+    engine = EngineSocket(state, seat)
+    page = contexts.page(lang=lang, viewport=viewport)
+    page.route_web_socket(re.compile(r"/ws/games/\d+$"), engine.handler)
+    page.goto("/")
+    page.click("#quick-advanced > summary")
+    page.select_option("#quick-level", "random")
+    page.click("#play-bot-leaders")
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    expect(page.locator("#table-root")).to_have_attribute("data-ply", str(engine.ply))
+    return page, engine
+
+
+# Rasterise every symbol alone, black on transparent, at 40 px: the share of pixels two symbols disagree on.
+SYMBOL_DIFFERENCES = """async (codes) => {
+  const masks = [];
+  for (const code of codes) {
+    const symbol = document.getElementById(`lp-${code}`);
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="-12 -12 24 24" width="40" height="40"`
+      + ` color="black">${symbol.innerHTML}</svg>`;
+    const img = new Image();
+    img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
+    await img.decode();
+    const canvas = document.createElement("canvas");
+    canvas.width = 40; canvas.height = 40;
+    const ctx = canvas.getContext("2d");
+    ctx.drawImage(img, 0, 0);
+    const data = ctx.getImageData(0, 0, 40, 40).data;
+    const mask = [];
+    for (let i = 3; i < data.length; i += 4) mask.push(data[i] > 96 ? 1 : 0);
+    masks.push(mask);
+  }
+  const out = [];
+  for (let a = 0; a < masks.length; a += 1) {
+    const ink = masks[a].reduce((s, v) => s + v, 0) / 1600;
+    for (let b = a + 1; b < masks.length; b += 1) {
+      let diff = 0;
+      for (let i = 0; i < 1600; i += 1) diff += masks[a][i] !== masks[b][i] ? 1 : 0;
+      out.push([codes[a], codes[b], diff / 1600, ink]);
+    }
+  }
+  return out;
+}"""
+
+
+def test_every_piece_has_a_distinct_symbol_and_the_side_is_a_shape(contexts: Contexts) -> None:
+    south = "S=Ld1,ACa1,RIb1,BRc1,RGe1,ILf1,CLg1,MAd3"
+    north = "N=Ld7,WAa4,BMb5,ARc6,ASb4,JAf5,PRg4,VIc4,HEc5,CUe5,NEd5"
+    position = f"{south} {north} turn=S phase=action acted=- market=- deck=- recruits=1 turns=6"
+    page, _ = open_table(contexts, position, seat=0)
+    expect(page.locator("#board .piece")).to_have_count(len(CODES) + 1)  # both Leaders
+    for code in CODES:  # the engine's piece list: the Leader and every champion, the Cub included
+        assert page.locator(f"#lp-{code} > *").count() >= 1, code
+        use = page.locator(f'#board .piece[data-piece="{code}"] use.glyph').first
+        expect(use).to_have_attribute("href", f"#lp-{code}")
+        expect(page.locator(f'#board .piece[data-piece="{code}"] text.code').first).to_have_text(code)
+    for symbol_id in page.eval_on_selector_all("#leaders-piece-sprite symbol", "ss => ss.map(s => s.id)"):
+        assert symbol_id.removeprefix("lp-") in CODES
+    # the side by shape as well as colour: South round tokens, North diamonds
+    expect(page.locator('#board .piece[data-side="0"] > circle.body')).to_have_count(8)
+    expect(page.locator('#board .piece[data-side="1"] > polygon.body')).to_have_count(11)
+    # at 40 px in one colour (greyscale) every two symbols differ in a tenth of their pixels or more
+    pairs = page.evaluate(SYMBOL_DIFFERENCES, list(CODES))
+    assert len(pairs) == len(CODES) * (len(CODES) - 1) // 2
+    too_close = [(a, b, round(d, 3)) for a, b, d, _ in pairs if d < 0.1]
+    assert too_close == []
+    assert all(ink > 0.08 for *_, ink in pairs)  # none is a speck
+    # a market card shows the symbol of its piece
+    page, _ = open_table(contexts, f"S=Ld1 N=Ld7 turn=S phase=action acted=- {REST}", seat=0)
+    expect(page.locator('#market .market-card[data-code="IL"] use.glyph')).to_have_attribute("href", "#lp-IL")
+
+
+def test_a_click_that_does_nothing_legal_says_why(contexts: Contexts) -> None:
+    position = f"S=Ld1,RIb1,PRc1 N=Ld7,ACd5 turn=S phase=action acted=RI {REST}"
+    page, engine = open_table(contexts, position, seat=0)
+    message = page.locator("#board-msg")
+    expect(message).to_be_hidden()
+    click(page, "b1")  # the Rider acted this turn: the reason, not its help
+    expect(message).to_have_text("Your Rider has already acted this turn.")
+    expect(page.locator("#help-dialog")).to_be_hidden()
+    click(page, "d4")  # an empty cell with no piece selected
+    expect(message).to_have_text("Nothing to do on d4: click one of your pieces first.")
+    click(page, "d1")  # the Leader selected, then a cell no move reaches
+    expect(page.locator("#board .cell.dest").first).to_be_visible()
+    click(page, "g4")
+    expect(message).to_have_text("No legal move goes to g4: click a highlighted cell.")
+    expect(page.locator('#board .cell[data-cell="d1"]')).to_have_class(re.compile(r"\bselected\b"))
+    click(page, "d2")  # a legal move: the message goes
+    expect_sent(page, engine, "d1-d2", 10)
+    expect(message).to_be_hidden()
+    assert engine.moves == [{"type": "move", "move": "d1-d2", "ply": 10}]
+
+
+def test_the_refusal_is_in_the_page_language_and_says_whose_turn_it_is(contexts: Contexts) -> None:
+    page, _ = open_table(contexts, f"S=Ld1,RIb1 N=Ld7 turn=S phase=action acted=- {REST}", seat=1, lang="ja")
+    expect(page.locator("#table-root")).to_have_attribute("data-my-turn", "false")
+    click(page, "d4")
+    expect(page.locator("#board-msg")).to_have_text("あなたの番ではありません：南が手番です。")
+
+
+def test_end_actions_asks_while_a_piece_can_act_and_the_setting_turns_it_off(contexts: Contexts) -> None:
+    page, engine = open_table(contexts, f"S=Ld1,RIb1 N=Ld7 turn=S phase=action acted=- {REST}", seat=0)
+    confirm = page.locator("#end-confirm")
+    page.click("#end-actions")
+    expect(confirm).to_be_visible()
+    question = "Leader and Rider can still act. End your actions anyway?"
+    expect(page.locator("#end-confirm-text")).to_have_text(question)
+    page.click("#end-confirm-no")
+    expect(confirm).to_be_hidden()
+    assert engine.moves == []
+    page.click("#end-actions")
+    page.click("#end-confirm-yes")
+    expect_sent(page, engine, "end", 10)
+
+    # the setting, kept in this browser: no question any more, even after a reload
+    page, engine = open_table(contexts, f"S=Ld1,RIb1 N=Ld7 turn=S phase=action acted=- {REST}", seat=0)
+    setting = page.locator("#confirm-end-setting")
+    expect(setting).to_be_checked()
+    setting.uncheck()
+    assert page.evaluate("localStorage.getItem('throne.leaders.confirmEnd')") == "off"
+    page.reload()
+    expect(page.locator("#table-root")).to_have_attribute("data-my-turn", "true")
+    expect(page.locator("#confirm-end-setting")).not_to_be_checked()
+    engine.moves.clear()
+    page.click("#end-actions")
+    expect_sent(page, engine, "end", 10)
+    expect(confirm).to_be_hidden()
+
+
+def test_end_actions_does_not_ask_when_no_piece_can_act(contexts: Contexts) -> None:
+    page, engine = open_table(contexts, f"S=Ld1,RIb1 N=Ld7 turn=S phase=action acted=L,RI {REST}", seat=0)
+    expect(page.locator("#confirm-end-setting")).to_be_checked()
+    page.click("#end-actions")
+    expect_sent(page, engine, "end", 10)
+    expect(page.locator("#end-confirm")).to_be_hidden()
+
+
+def test_north_first_turn_banner_announces_two_recruitments(contexts: Contexts) -> None:
+    first = "S=Ld1,RIa1 N=Ld7 turn=N phase=action acted=- market=IL,VI,MA deck=WA,BM,AR recruits=2 turns=1"
+    page, _ = open_table(contexts, first, seat=0)  # South watches North's first turn
+    theirs = "North's first turn: North recruits two champions this turn."
+    expect(page.locator("#recruit-banner")).to_have_text(theirs)
+
+    page, engine = open_table(contexts, first, seat=1)
+    banner = page.locator("#recruit-banner")
+    expect(banner).to_have_text("Your first turn: you recruit two champions this turn, one after the other.")
+    page.click("#end-actions")
+    page.click("#end-confirm-yes")
+    expect_sent(page, engine, "end", 10)
+    expect(page.locator("#table-root")).to_have_attribute("data-phase", "recruit")
+    expect(banner).to_contain_text("Recruitment 1 of 2.")
+    page.click('#market .market-card[data-code="VI"]')
+    click(page, "a4")
+    expect(page.locator("#table-root")).to_have_attribute("data-ply", "12")
+    expect(banner).to_contain_text("Recruitment 2 of 2.")
+    page.click('#market .market-card[data-code="IL"]')
+    click(page, "g4")
+    expect(page.locator("#table-root")).to_have_attribute("data-ply", "13")
+    expect(banner).to_be_hidden()  # South's turn: one recruitment again
+    assert [m["move"] for m in engine.moves] == ["end", "+VI@a4", "+IL@g4"]
+
+
+OPACITY = """els => els.map(el => {
+  let o = 1;
+  for (let n = el; n && n.tagName !== 'svg'; n = n.parentElement) o *= Number(getComputedStyle(n).opacity);
+  return o;
+})"""
+
+
+def test_acted_pieces_are_badged_not_faded_and_only_your_own_are_listed(contexts: Contexts) -> None:
+    position = f"S=Ld1,RIb1,PRc1 N=Ld7,ACd5 turn=S phase=action acted=L,RI {REST}"
+    page, _ = open_table(contexts, position, seat=0)
+    acted = page.locator("#board .piece.acted")
+    expect(acted).to_have_count(2)
+    expect(page.locator("#board .piece.acted .acted-mark")).to_have_count(2)
+    opacities = page.eval_on_selector_all("#board .piece.acted .body, #board .piece.acted use", OPACITY)
+    assert opacities == [1.0] * 4
+    expect(page.locator("#acted")).to_have_text("Already acted: Leader and Rider")
+    title = page.eval_on_selector('#board .cell[data-cell="b1"] title', "t => t.textContent")
+    assert "acted this turn" in title
+
+    # North's turn, seen by South: North's acted pieces are not listed as yours
+    page, _ = open_table(contexts, f"S=Ld1,RIb1 N=Ld7,ACd5 turn=N phase=action acted=L {REST}", seat=0)
+    expect(page.locator("#acted")).to_be_hidden()
+    page, _ = open_table(contexts, f"S=Ld1,RIb1 N=Ld7,ACd5 turn=N phase=action acted=L {REST}", seat=1)
+    expect(page.locator("#acted")).to_have_text("Already acted: Leader")
+
+    # a finished game: no badge, nothing faded
+    over = leaders.from_position(f"S=Ld1,ASd5 N=Ld7 turn=S phase=action acted=- {REST}")
+    over.play("d5-d6")  # the Assassin steps next to North's Leader: South wins
+    assert over.is_over and over.acted == {"AS"}
+    page, _ = open_table(contexts, over, seat=0)
+    expect(page.locator("#result")).to_be_visible()
+    expect(page.locator("#board .acted-mark")).to_have_count(0)
+    assert page.eval_on_selector_all("#board .piece .body, #board .piece use", OPACITY) == [1.0] * 6
+    expect(page.locator("#acted")).to_be_hidden()
+
+
+def test_phone_keeps_the_market_and_the_recruitment_cells_on_one_screen(contexts: Contexts) -> None:
+    page, engine = open_table(
+        contexts, f"S=Ld1,RIb1 N=Ld7,ACd5 turn=S phase=recruit acted=L {REST}", seat=0, viewport=PHONE
+    )
+    page.evaluate("document.querySelector('.leaders-status').scrollIntoView({ block: 'start' })")
+
+    def on_screen(selector: str) -> tuple[float, float]:
+        """The centre of ``selector``, asserted to lie wholly in the phone's viewport (no scrolling)."""
+        box = page.locator(selector).bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], selector
+        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+    page.mouse.click(*on_screen('#market .market-card[data-code="VI"]'))
+    expect(page.locator("#board .cell.dest")).to_have_count(5)
+    for cell in ("a1", "c1", "e1", "f1", "g1"):
+        on_screen(f'#board .cell.dest[data-cell="{cell}"]')
+    page.mouse.click(*on_screen('#board .cell[data-cell="a1"] .hex'))
+    expect_sent(page, engine, "+VI@a1", 10)
+
+
+def _seated_and_connected(route: Route) -> None:
+    """The real table behind the page: its person shown at seat 0 and connected (the test's socket stands in
+    for the server's, so the server itself never sees the page connect)."""
+    response = route.fetch()
+    body = response.json()
+    if "game" in body:
+        seats = sorted(body["game"]["seats"], key=lambda s: s["kind"] != "human")
+        for i, seat in enumerate(seats):
+            seat["seat"] = i
+            if seat["kind"] == "human":
+                seat["connected"] = True
+        body["game"]["seats"] = seats
+        if body["game"].get("you"):
+            body["game"]["you"]["seat"] = 0
+    route.fulfill(response=response, json=body)
+
+
+def open_turn_table(
+    contexts: Contexts, position: str, *, lang: str, viewport: dict
+) -> tuple[Page, TurnSocket]:
+    """A table page at ``position`` whose socket (seat 0) sends the engine's events of each move it plays."""
+    engine = TurnSocket(leaders.from_position(position), seat=0)
+    page = contexts.page(lang=lang, viewport=viewport)
+    page.emulate_media(reduced_motion="reduce")
+    page.route_web_socket(re.compile(r"/ws/games/\d+$"), engine.handler)
+    page.route(re.compile(r"/api/games/\d+/record"), lambda route: route.fulfill(json={"moves": []}))
+    page.route(re.compile(r"/api/games/\d+/replay"), lambda route: route.fulfill(json={"steps": []}))
+    page.route(re.compile(r"/api/games/\d+$"), _seated_and_connected)
+    page.goto("/")
+    page.click("#quick-advanced > summary")
+    page.select_option("#quick-level", "random")
+    page.click("#play-bot-leaders")
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    expect(page.locator("#table-root")).to_have_attribute("data-ply", str(engine.ply))
+    page.wait_for_load_state("networkidle")
+    return page, engine
+
+
+# North swapped nothing yet: it steps its Archer and its Leader, then recruits; South then plays its Rider.
+SHOT_POSITION = (
+    "S=Ld2,BRc3,RIb1,ACe1 N=Ld6,ILc6,ARf5,JAg4 turn=N phase=action acted=- "
+    "market=VI,MA,WA deck=BM,PR,AS,CL recruits=1 turns=7"
+)
+SHOT_TURN = ["f5-e5", "d6-d5", "end", "+VI@d7"]
+
+
+@pytest.mark.parametrize("lang", ["en", "fa", "ja"])
+def test_screenshots_of_the_table_in_the_middle_of_a_game(contexts: Contexts, lang: str) -> None:
+    for viewport, suffix in ((WIDE, ""), (PHONE, "-phone")):
+        page, engine = open_turn_table(contexts, SHOT_POSITION, lang=lang, viewport=viewport)
+        root = page.locator("#table-root")
+        for move in SHOT_TURN:
+            engine.play(move)
+            expect(root).to_have_attribute("data-ply", str(engine.ply))
+        expect(root).to_have_attribute("data-my-turn", "true")
+        expect(page.locator("#board .cell.marked")).to_have_count(5)  # e5, f5, d5, d6 and the recruit on d7
+        click(page, "b1")
+        click(page, "b3")
+        expect(root).to_have_attribute("data-ply", str(engine.ply))
+        assert [m["move"] for m in engine.sent] == ["b1-b3"]
+        expect(page.locator('#board .piece.acted[data-piece="RI"]')).to_have_count(1)
+        click(page, "c3")  # the Bruiser selected: where it may go
+        expect(page.locator("#board .cell.dest")).to_have_count(5)
+        expect(page.locator("#away-notice")).to_be_hidden()
+        if suffix:  # a phone from the hint down: the hint, the market strip and the whole board
+            page.locator(".leaders-status").evaluate("el => el.scrollIntoView({ block: 'start' })")
+        screenshot(page, f"leaders-{lang}{suffix}")

@@ -1,0 +1,254 @@
+"""Hidden Leaders table controls over real WebSockets, with a fake time: a rematch after everyone resigned,
+a rated leaver whose seat a bot finishes (ranked last, rating lost), and takebacks that need the answer of
+every other person (a bot accepts in an unrated game)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from tests.server.helpers import as_guest, hello
+from tests.server.test_controls import FakeTime, fake
+
+__all__ = ["fake"]  # the fixture, shared with the controls tests
+PASSWORD = "correct horse 1"
+MANY = 20_000  # messages read at most while waiting for one (a whole game of bot moves is ~300 states)
+
+
+def next_of(ws: Any, kind: str, until: Any = lambda m: True) -> dict[str, Any]:
+    """The next message of `kind` for which `until` holds (others are skipped)."""
+    for _ in range(MANY):
+        msg = ws.receive_json()
+        if msg["type"] == kind and until(msg):
+            return msg
+    raise AssertionError(f"no {kind} message")
+
+
+def state_from(ws: Any, ply: int) -> dict[str, Any]:
+    """The next state at `ply` or later."""
+    return next_of(ws, "state", lambda m: m["ply"] >= ply)
+
+
+def random_bots(hub: Any) -> None:
+    """Bots play a random legal move drawn from the ply (the same game every run), in this process."""
+
+    async def choose(_game: str, state: Any, _seat: int, _bot: str, *, ply: int, **_kw: Any) -> str:
+        return random.Random(ply).choice(state.legal_moves())
+
+    hub.chooser = choose
+
+
+def hidden_table(
+    client: TestClient, people: list[str], bots: int = 0, rated: bool = False
+) -> tuple[int, dict[str, int], dict[str, str]]:
+    """A live Hidden Leaders game of these people (the first creates it) and `bots` random bots;
+    returns the game id, {name: engine seat} and {name: seat token}."""
+    tokens: dict[str, str] = {}
+    game_id = 0
+    for n, name in enumerate(people):
+        client.cookies.clear()
+        if rated:
+            body = {"username": name, "password": PASSWORD}
+            r = client.post("/api/accounts/register", json=body)
+            assert r.status_code in (200, 201), r.text
+        else:
+            as_guest(client, name)
+        if n == 0:
+            seats = len(people) + bots
+            table_bots = {str(place): "random" for place in range(len(people), seats)}
+            body = {"game": "hidden-leaders", "players": seats, "rated": rated, "bots": table_bots}
+            r = client.post("/api/games", json=body)
+            assert r.status_code == 201, r.text
+            game_id = r.json()["game"]["id"]
+        else:
+            r = client.post(f"/api/games/{game_id}/join", json={})
+            assert r.status_code == 200, r.text
+        tokens[name] = r.json()["token"]
+    client.cookies.clear()
+    seat_of = {
+        name: client.get(f"/api/games/{game_id}/view", headers={"X-Seat-Token": token}).json()["seat"]
+        for name, token in tokens.items()
+    }
+    assert client.get(f"/api/games/{game_id}").json()["game"]["status"] == "live"
+    return game_id, seat_of, tokens
+
+
+def test_a_hidden_leaders_rematch_after_everyone_resigned(client: TestClient, fake: FakeTime) -> None:
+    """Both people resign (bots play their seats to the end); both ask for a rematch; it starts with the same
+    people, each one seat on, and the table's bot."""
+    random_bots(client.app.state.hub)
+    game_id, seat_of, tokens = hidden_table(client, ["ann", "bob"], bots=1)
+    with (
+        client.websocket_connect(f"/ws/games/{game_id}") as ann,
+        client.websocket_connect(f"/ws/games/{game_id}") as bob,
+    ):
+        sockets = {"ann": ann, "bob": bob}
+        for name, ws in sockets.items():
+            hello(ws, tokens[name])
+            next_of(ws, "state")
+        ann.send_json({"type": "rematch"})
+        assert next_of(ann, "error")["code"] == "not_finished"
+        for ws in sockets.values():
+            ws.send_json({"type": "resign"})
+        for ws in sockets.values():
+            final = next_of(ws, "state", lambda m: m["status"] == "finished")
+        assert final["result"]["termination"] if "termination" in final["result"] else final["result"]
+        ann.send_json({"type": "rematch"})
+        assert next_of(bob, "rematch_pending")["seats"] == [seat_of["ann"]]
+        bob.send_json({"type": "rematch"})
+        offers = {name: next_of(ws, "rematch") for name, ws in sockets.items()}
+    new_id = offers["ann"]["new_game_id"]
+    assert offers["bob"]["new_game_id"] == new_id != game_id
+    game = client.get(f"/api/games/{new_id}").json()["game"]
+    assert game["status"] == "live" and game["game"] == "hidden-leaders"
+    assert sorted(s["kind"] for s in game["seats"]) == ["bot", "human", "human"]
+    for name, offer in offers.items():
+        view = client.get(f"/api/games/{new_id}/view", headers={"X-Seat-Token": offer["token"]}).json()
+        assert view["seat"] == (seat_of[name] + 1) % 3  # each person one seat on
+        assert game["seats"][view["seat"]]["name"] == name
+
+
+def _play_out(sockets: dict[int, Any]) -> dict[str, Any]:
+    """The people at `sockets` ({engine seat: socket}) play random legal moves until the game ends; every
+    socket gets every state, so each reads its own up to the ply it must answer."""
+    rng = random.Random(3)
+    main = min(sockets)
+    state = next_of(sockets[main], "state")
+    at = {seat: state["ply"] if seat == main else -1 for seat in sockets}
+    while state["status"] != "finished":
+        seat = state["to_play"]
+        if seat in sockets:
+            mine = state
+            if seat != main and at[seat] < state["ply"]:
+                mine = state_from(sockets[seat], state["ply"])
+                at[seat] = mine["ply"]
+            if mine["your_turn"] and mine["ply"] == state["ply"]:
+                move = rng.choice(mine["legal_moves"])
+                sockets[seat].send_json({"type": "move", "move": move, "ply": mine["ply"]})
+        state = next_of(sockets[main], "state")
+        at[main] = state["ply"]
+    return state
+
+
+def test_a_rated_hidden_leaders_leaver_is_ranked_last_and_loses_rating(
+    client: TestClient, fake: FakeTime
+) -> None:
+    hub = client.app.state.hub
+    random_bots(hub)
+    game_id, seat_of, tokens = hidden_table(client, ["ann", "bob", "cem"], rated=True)
+    with (
+        client.websocket_connect(f"/ws/games/{game_id}") as ann,
+        client.websocket_connect(f"/ws/games/{game_id}") as bob,
+    ):
+        hello(ann, tokens["ann"])
+        hello(bob, tokens["bob"])
+        hub.settings.abandon_timeout = 0.0  # cem never came: the seat is taken over when it must decide
+        client.portal.call(hub.matches[game_id].presence_changed)
+        final = _play_out({seat_of["ann"]: ann, seat_of["bob"]: bob})
+    info = client.portal.call(hub.db, hub.repo.get_game, game_id)
+    assert info.status == "finished" and info.rated
+    leaver = info.seat(seat_of["cem"])
+    assert leaver.kind == "bot" and leaver.takeover and leaver.left == "abandoned"
+    ratings = {}
+    for name, seat in seat_of.items():
+        uid = info.seat(seat).user_id
+        ratings[name] = client.get(f"/api/players/{uid}").json()["ratings"]["hidden-leaders"]
+        assert ratings[name]["games"] == 1  # the rated game counted for everyone: not silently unrated
+    fresh = 25.0  # OpenSkill's starting mu
+    assert ratings["cem"]["mu"] < fresh  # the leaver lost, whatever the bot in their seat reached
+    assert ratings["cem"]["mu"] < min(ratings["ann"]["mu"], ratings["bob"]["mu"])  # ranked last
+    won = final["result"]["winner"]
+    if won is not None and won != seat_of["cem"]:
+        assert ratings[winner_name(seat_of, final)]["mu"] > fresh
+    history = client.get(f"/api/players/{leaver.user_id}/games").json()["games"]
+    assert [g["taken_over"] for g in history if g["id"] == game_id] == [True]
+
+
+def winner_name(seat_of: dict[str, int], final: dict[str, Any]) -> str:
+    return next(name for name, seat in seat_of.items() if seat == final["result"]["winner"])
+
+
+def _setup_done(client: TestClient, game_id: int, sockets: dict[str, Any], seat_of: dict[str, int]) -> dict:
+    """Every person makes their setup choice (it reveals nothing) as their turn comes; returns {name: last
+    state}; the game stops once the setup is over (the test's bot plays only setup choices)."""
+    last: dict[str, dict[str, Any]] = {name: next_of(ws, "state") for name, ws in sockets.items()}
+    while True:
+        states = list(last.values())
+        top = max(s["ply"] for s in states)
+        newest = next(s for s in states if s["ply"] == top)
+        if newest["view"].get("phase") != "setup":
+            return last
+        for name, ws in sockets.items():
+            if last[name]["ply"] < top:
+                last[name] = state_from(ws, top)
+        mover = next((n for n, s in last.items() if s["your_turn"] and s["ply"] == top), None)
+        if mover is not None:
+            sockets[mover].send_json({"type": "move", "move": last[mover]["legal_moves"][0], "ply": top})
+        name = mover or next(iter(sockets))
+        last[name] = state_from(sockets[name], top + 1)
+
+
+def _setup_bot(hub: Any) -> None:
+    """A bot that makes its setup choice at once and then thinks for ever (nothing else moves)."""
+
+    async def choose(_game: str, state: Any, _seat: int, _bot: str, **_kw: Any) -> str:
+        if state.phase != "setup":
+            await asyncio.sleep(3600)
+        return state.legal_moves()[0]
+
+    hub.chooser = choose
+
+
+def test_a_takeback_needs_every_other_person(client: TestClient, fake: FakeTime) -> None:
+    _setup_bot(client.app.state.hub)
+    game_id, seat_of, tokens = hidden_table(client, ["ann", "bob", "cem"])
+    with (
+        client.websocket_connect(f"/ws/games/{game_id}") as ann,
+        client.websocket_connect(f"/ws/games/{game_id}") as bob,
+        client.websocket_connect(f"/ws/games/{game_id}") as cem,
+    ):
+        sockets = {"ann": ann, "bob": bob, "cem": cem}
+        for name, ws in sockets.items():
+            hello(ws, tokens[name])
+        last = _setup_done(client, game_id, sockets, seat_of)
+        ply = max(s["ply"] for s in last.values())
+        assert ply == 3
+        ann.send_json({"type": "takeback_request"})
+        asked = next_of(cem, "state", lambda m: m["offers"]["takeback"] is not None)
+        assert asked["offers"]["takeback"] == seat_of["ann"] and asked["offers"]["takeback_accepted"] == []
+        bob.send_json({"type": "takeback_answer", "accept": True})
+        half = next_of(cem, "state", lambda m: m["offers"]["takeback_accepted"])
+        assert half["ply"] == ply and half["offers"]["takeback_accepted"] == [seat_of["bob"]]  # cem's turn
+        cem.send_json({"type": "takeback_answer", "accept": False})
+        declined = next_of(ann, "state", lambda m: m["offers"]["takeback"] is None)
+        assert declined["ply"] == ply and declined["offers"]["takeback_accepted"] == []
+        ann.send_json({"type": "takeback_request"})
+        for name in ("bob", "cem"):
+            next_of(sockets[name], "state", lambda m: m["offers"]["takeback"] == seat_of["ann"])
+            sockets[name].send_json({"type": "takeback_answer", "accept": True})
+        back = next_of(ann, "state", lambda m: m["ply"] < ply)
+    assert back["ply"] == seat_of["ann"]  # the setup goes in seat order: ann's choice and those after it
+    assert back["your_turn"] and back["offers"]["takeback"] is None
+    assert client.get(f"/api/games/{game_id}").json()["game"]["ply"] == seat_of["ann"]
+
+
+def test_a_bot_accepts_a_takeback_in_an_unrated_game_of_three(client: TestClient, fake: FakeTime) -> None:
+    _setup_bot(client.app.state.hub)
+    game_id, seat_of, tokens = hidden_table(client, ["ann", "bob"], bots=1)
+    with (
+        client.websocket_connect(f"/ws/games/{game_id}") as ann,
+        client.websocket_connect(f"/ws/games/{game_id}") as bob,
+    ):
+        sockets = {"ann": ann, "bob": bob}
+        for name, ws in sockets.items():
+            hello(ws, tokens[name])
+        last = _setup_done(client, game_id, sockets, seat_of)
+        ply = max(s["ply"] for s in last.values())
+        bob.send_json({"type": "takeback_request"})
+        next_of(ann, "state", lambda m: m["offers"]["takeback"] == seat_of["bob"])
+        ann.send_json({"type": "takeback_answer", "accept": True})  # the bot's yes is not waited for
+        back = next_of(bob, "state", lambda m: m["ply"] < ply)
+    assert back["ply"] == seat_of["bob"] and back["your_turn"]

@@ -1,0 +1,56 @@
+"""Rematch offers are stored with the game: a server restart between two asks keeps the first one, the
+finished game's state shows who asked, and once the rematch is made any later ask names it."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+
+from tests.server.helpers import hello, read_until
+from tests.server.test_controls import FakeTime, table
+from throne.server.app import create_app
+from throne.server.config import Settings
+
+
+def _finished_state(ws) -> dict:
+    state = read_until(ws, "state")[0]
+    while state["status"] != "finished":
+        state = read_until(ws, "state")[0]
+    return state
+
+
+def test_a_rematch_offer_survives_a_restart(settings: Settings) -> None:
+    settings.time_source = FakeTime()
+    with TestClient(create_app(settings)) as client:
+        game_id, tokens = table(client, None)
+        with client.websocket_connect(f"/ws/games/{game_id}") as ws0:
+            hello(ws0, tokens[0])
+            ws0.send_json({"type": "resign"})
+            _finished_state(ws0)
+            ws0.send_json({"type": "rematch"})
+            assert read_until(ws0, "rematch_pending")[0]["seats"] == [0]
+    with TestClient(create_app(settings)) as client:  # a restart: nothing of the ask is in memory
+        with (
+            client.websocket_connect(f"/ws/games/{game_id}") as ws0,
+            client.websocket_connect(f"/ws/games/{game_id}") as ws1,
+        ):
+            hello(ws0, tokens[0])
+            hello(ws1, tokens[1])
+            shown = read_until(ws1, "state")[0]
+            assert shown["status"] == "finished"
+            assert shown["offers"]["rematch"] == [0] and shown["offers"]["rematch_game"] is None
+            ws0.send_json({"type": "rematch"})
+            assert read_until(ws0, "error")[0]["code"] == "rematch_pending"  # the ask was kept
+            ws1.send_json({"type": "rematch"})
+            offers = {seat: read_until(ws, "rematch")[0] for seat, ws in ((0, ws0), (1, ws1))}
+        new_id = offers[0]["new_game_id"]
+        assert offers[1]["new_game_id"] == new_id != game_id
+        for seat, offer in offers.items():
+            view = client.get(f"/api/games/{new_id}/view", headers={"X-Seat-Token": offer["token"]}).json()
+            assert view["status"] == "live" and view["seat"] == 1 - seat
+    with TestClient(create_app(settings)) as client, client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        hello(ws, tokens[1])
+        assert read_until(ws, "state")[0]["offers"]["rematch_game"] == new_id
+        ws.send_json({"type": "rematch"})  # no second rematch after a restart either
+        error = read_until(ws, "error")[0]
+        assert error["code"] == "rematch_done" and error["new_game_id"] == new_id
+        assert list(client.app.state.hub.matches) == [new_id]  # the one rematch, resumed

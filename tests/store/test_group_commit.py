@@ -1,0 +1,56 @@
+"""Repo.append_moves: several games' moves in one transaction, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import event
+
+from tests.store.test_repo import _fill, _table
+from throne.store import Repo
+from throne.store.repo import NewMove, StalePly
+
+
+def _live(repo: Repo) -> int:
+    game_id = _table(repo, players=2)
+    _fill(repo, game_id, 2)
+    repo.start_game(game_id, seed=1, order=[0, 1])
+    return game_id
+
+
+def test_moves_of_several_games_commit_in_one_transaction(repo: Repo) -> None:
+    games = [_live(repo) for _ in range(3)]
+    commits = []
+    event.listen(repo.db.engine, "commit", lambda _conn: commits.append(1))
+    answers = repo.append_moves([NewMove(g, 0, 0, f"m{g}", clock={"at": g}) for g in games])
+    assert answers == [None, None, None]
+    assert len(commits) == 1
+    for g in games:
+        assert repo.moves(g) == [(0, f"m{g}")]
+        assert repo.get_game(g).ply == 1 and repo.get_game(g).clock == {"at": g}
+
+
+def test_a_stale_move_is_left_out_alone(repo: Repo) -> None:
+    a, b, c = (_live(repo) for _ in range(3))
+    repo.append_move(b, 0, 0, "first")
+    answers = repo.append_moves(
+        [NewMove(a, 0, 0, "x"), NewMove(b, 0, 0, "dup"), NewMove(c, 0, 0, "y", result={"winner": 0})]
+    )
+    assert answers[0] is None and isinstance(answers[1], StalePly) and answers[2] is None
+    assert repo.moves(a) == [(0, "x")] and repo.moves(b) == [(0, "first")] and repo.moves(c) == [(0, "y")]
+    assert repo.get_game(b).ply == 1
+    assert (repo.get_game(c).status, repo.get_game(c).result) == ("finished", {"winner": 0})
+
+
+def test_a_failing_group_stores_none_of_its_moves(repo: Repo) -> None:
+    a, b = _live(repo), _live(repo)
+
+    def failing_hook(session, info) -> None:
+        raise RuntimeError("rating failed")
+
+    with pytest.raises(RuntimeError):
+        repo.append_moves(
+            [NewMove(a, 0, 0, "x"), NewMove(b, 0, 0, "last", result={"w": 1}, rate=failing_hook)]
+        )
+    for g in (a, b):
+        info = repo.get_game(g)
+        assert (info.status, info.ply, repo.moves(g)) == ("live", 0, [])
