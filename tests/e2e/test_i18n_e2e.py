@@ -64,7 +64,7 @@ def english_left(page: Page, words: set[str]) -> dict[str, str]:
 
 
 def start(page: Page, button: str, lang: str, time: str | None = None) -> str:
-    page.goto(f"/lang/{lang}?next=/")
+    page.goto(f"/lang/{lang}?next=/", wait_until="networkidle")  # the lobby script has its handlers
     if time:
         page.select_option("#quick-time", time)
     page.click(button)
