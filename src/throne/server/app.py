@@ -31,7 +31,7 @@ from throne.server.headers import SecurityHeaders
 from throne.server.limits import BodyLimit
 from throne.server.lobby import Hub
 from throne.server.ratelimit import RateLimiter
-from throne.server.routes import accounts, games, players
+from throne.server.routes import accounts, games, metrics, players
 from throne.server.sessions import SessionSigner, verify_password
 from throne.store.db import Database
 from throne.store.repo import Repo, StoreError
@@ -81,8 +81,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(CsrfGuard, allowed_origins=settings.allowed_origins)
     app.add_middleware(SecurityHeaders)  # outermost: refusals by the guards above carry the headers too
-    routers = (accounts.router, games.router, players.router, ws.router, pages.router, rules_pages.router,
-               tutorials.router, tutorials.pages)
+    routers = (accounts.router, games.router, players.router, metrics.router, ws.router, pages.router,
+               rules_pages.router, tutorials.router, tutorials.pages)
     for router in routers:
         app.include_router(router)
     STATIC.mkdir(exist_ok=True)

@@ -31,6 +31,7 @@ from throne.server.conn import Conn, encode
 from throne.server.errors import ApiError
 from throne.server.games import GameKind, OptionsError, bot_names, initial_state, kind_of, rebuild
 from throne.server.match import Match, MoveRefused
+from throne.server.metrics import Metrics
 from throne.server.ratings_store import rating_hook
 from throne.server.resilience import Backoff, CircuitBreaker
 from throne.server.sessions import new_token, token_hash
@@ -103,8 +104,17 @@ class Hub:
         # choice of a table still waiting for players, which then seats everybody at random)
         self.sides: dict[int, dict[int, int]] = {}
         self.now_ms: Callable[[], int] = settings.time_source or (lambda: int(time.time() * 1000))
+        self.bots_thinking = 0  # bot decisions asked for and not answered yet (the bot queue)
+        self.metrics = Metrics(
+            live_games=lambda: len(self.matches),
+            sockets=lambda: sum(len(room) for room in self.rooms.values()),
+            bot_queue=lambda: self.bots_thinking,
+            commit_queue=lambda: self.commits.waiting,
+        )
         # Every owner task's moves go through one group commit (several games' moves per transaction).
-        self.commits = GroupCommit(self._write_moves, window=settings.commit_window)
+        self.commits = GroupCommit(
+            self._write_moves, window=settings.commit_window, observe=self.metrics.committed
+        )
 
     async def _write_moves(self, moves: list[NewMove]) -> list[StalePly | None]:
         return await self.db(self.repo.append_moves, moves)
@@ -246,12 +256,16 @@ class Hub:
     async def choose_move(self, game: str, state: Any, seat: int, bot: str, *, ply: int) -> str:
         """A bot's move. The bot's seed is fresh entropy, unrelated to the game's secret."""
         seed = _rng.randrange(2**63)
-        if self.chooser is not None:
-            return await self.chooser(game, state, seat, bot, seed=seed, ply=ply)
-        from throne import ai
+        self.bots_thinking += 1
+        try:
+            if self.chooser is not None:
+                return await self.chooser(game, state, seat, bot, seed=seed, ply=ply)
+            from throne import ai
 
-        timeout = self.settings.bot_timeout
-        return await ai.choose_move_async(game, state, seat, bot, seed=seed, timeout=timeout)
+            timeout = self.settings.bot_timeout
+            return await ai.choose_move_async(game, state, seat, bot, seed=seed, timeout=timeout)
+        finally:
+            self.bots_thinking -= 1
 
     def rating_hook(self, info: GameInfo) -> Callable[..., None] | None:
         return rating_hook(info)

@@ -13,7 +13,7 @@ import logging
 import random
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from throne.clock import Clock, TimeControl
@@ -45,6 +45,7 @@ class _Move:
     ply: int | None
     done: asyncio.Future[int] | None
     bot: bool = False
+    at: float = field(default_factory=time.perf_counter)  # when it arrived (the move latency metric)
 
 
 @dataclass
@@ -274,8 +275,10 @@ class Match:
                     if item.done is not None and not item.done.done():
                         item.done.set_result(new_ply)
             except MoveRefused as exc:
-                if isinstance(item, _Move) and item.done is not None and not item.done.done():
-                    item.done.set_exception(exc)
+                if isinstance(item, _Move):
+                    self.hub.metrics.refused.labels(exc.code).inc()
+                    if item.done is not None and not item.done.done():
+                        item.done.set_exception(exc)
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -341,6 +344,9 @@ class Match:
         if result is not None:
             self.info.status, self.info.result = "finished", result
         self.hub.broadcast_state(self)
+        metrics = self.hub.metrics
+        metrics.moves.labels(self.kind.name).inc()
+        metrics.move_seconds.observe(time.perf_counter() - item.at)
         return self.ply
 
     async def _store(self, item: _Move, move: NewMove) -> None:
