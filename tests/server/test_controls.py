@@ -32,15 +32,19 @@ def fake(client: TestClient) -> FakeTime:
 
 
 def table(
-    client: TestClient, control: dict[str, Any] | None, rated: bool = False
+    client: TestClient,
+    control: dict[str, Any] | None,
+    rated: bool = False,
+    cookies: dict[int, dict[str, str]] | None = None,
 ) -> tuple[int, dict[int, str]]:
-    """A live two-person Leaders game with this time control; {engine seat: token}."""
+    """A live two-person Leaders game with this time control; {engine seat: token} (and each seat's session
+    cookies into `cookies`, when given)."""
     if rated:
         for name in ("ann", "bob"):
             client.cookies.clear()
             r = client.post("/api/accounts/register", json={"username": name, "password": "correct horse 1"})
             assert r.status_code in (200, 201), r.text
-    tokens = []
+    tokens, jars = [], []
     for n, name in enumerate(("ann", "bob")):
         if rated:
             client.cookies.clear()
@@ -58,12 +62,14 @@ def table(
             r = client.post(f"/api/games/{game_id}/join", json={})
             assert r.status_code == 200, r.text
         tokens.append(r.json()["token"])
+        jars.append(dict(client.cookies))
     client.cookies.clear()
     seats = {}
-    for token in tokens:
-        seats[client.get(f"/api/games/{game_id}/view", headers={"X-Seat-Token": token}).json()["seat"]] = (
-            token
-        )
+    for token, jar in zip(tokens, jars, strict=True):
+        seat = client.get(f"/api/games/{game_id}/view", headers={"X-Seat-Token": token}).json()["seat"]
+        seats[seat] = token
+        if cookies is not None:
+            cookies[seat] = jar
     return game_id, seats
 
 
@@ -300,10 +306,13 @@ def test_a_bot_accepts_a_rematch_at_once(client: TestClient, fake: FakeTime) -> 
     assert view["status"] == "live" and view["seat"] == 1 - seat
 
 
+@pytest.mark.parametrize("by", ["token", "session"])
 def test_a_returning_player_takes_the_seat_back_at_their_next_decision(
-    client: TestClient, fake: FakeTime
+    client: TestClient, fake: FakeTime, by: str
 ) -> None:
-    game_id, tokens = table(client, None)
+    """The player comes back with the seat token, or on another device signed in as the same user."""
+    jars: dict[int, dict[str, str]] = {}
+    game_id, tokens = table(client, None, cookies=jars)
     hub = client.app.state.hub
 
     async def first_legal(_game: str, state: Any, _seat: int, _bot: str, **_kw: Any) -> str:
@@ -326,8 +335,11 @@ def test_a_returning_player_takes_the_seat_back_at_their_next_decision(
         while not state["your_turn"]:  # the bot plays the absent seat's turn
             state = read_until(ws_other, "state")[0]
         hub.settings.abandon_timeout = 3600.0
+        if by == "session":
+            client.cookies.update(jars[first])
         with client.websocket_connect(f"/ws/games/{game_id}") as ws_back:
-            hello(ws_back, tokens[first])
+            welcome, _ = hello(ws_back, tokens[first] if by == "token" else None)
+            assert welcome["seat"] == first
             mine = read_until(ws_back, "state", state["ply"])[0]
             assert not mine["your_turn"]
             ply = state["ply"]
