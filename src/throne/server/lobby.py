@@ -17,7 +17,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
@@ -48,6 +48,9 @@ from throne.store.repo import (
     StoreUnavailable,
     is_read,
 )
+
+if TYPE_CHECKING:
+    from throne.server.cluster.node import Cluster
 
 log = logging.getLogger(__name__)
 REMEMBERED_REMATCHES = 20_000  # finished games whose rematch is remembered (the oldest are forgotten first)
@@ -104,6 +107,8 @@ class Hub:
         # choice of a table still waiting for players, which then seats everybody at random)
         self.sides: dict[int, dict[int, int]] = {}
         self.now_ms: Callable[[], int] = settings.time_source or (lambda: int(time.time() * 1000))
+        # Set when nodes share the games (`throne serve --redis`): leases, routing and fan-out across nodes.
+        self.cluster: Cluster | None = None
         self.bots_thinking = 0  # bot decisions asked for and not answered yet (the bot queue)
         self.metrics = Metrics(
             live_games=lambda: len(self.matches),
@@ -115,6 +120,12 @@ class Hub:
         self.commits = GroupCommit(
             self._write_moves, window=settings.commit_window, observe=self.metrics.committed
         )
+
+    def fence(self, game_id: int) -> None:
+        """Raises MoveRefused unless this process may write for the live game (always, without a cluster;
+        in a cluster, while this node certainly holds the game's lease)."""
+        if self.cluster is not None and not self.cluster.holds(game_id):
+            raise MoveRefused("owner_moved", "the game moved to another server; send it again")
 
     async def _write_moves(self, moves: list[NewMove]) -> list[StalePly | None]:
         return await self.db(self.repo.append_moves, moves)
@@ -201,7 +212,7 @@ class Hub:
                 await self.db(self.repo.probe_write)
             except StoreUnavailable as exc:
                 return exc.message
-            return None
+            return None if self.cluster is None else await self.cluster.ready()
         now = time.monotonic()
         if now - self._ready_probe_at < READY_PROBE_INTERVAL:
             return "the game store is failing"
@@ -234,6 +245,8 @@ class Hub:
             log.info("game %s resumed at ply %d", game_id, info.ply, extra={"game_id": game_id})
 
     async def close(self) -> None:
+        if self.cluster is not None:  # hands this node's games over before the sockets close
+            await self.cluster.stop()
         for task in list(self._background):
             task.cancel()
         for match in list(self.matches.values()):
@@ -445,9 +458,12 @@ class Hub:
             for conn in self.rooms.get(started.id, ()):
                 if conn.occupant is not None:
                     conn.seat = seat_of.get(conn.occupant)
-            self._start_match(started, kind, state)
+            if self.cluster is None or await self.cluster.claim_new(started.id):
+                self._start_match(started, kind, state)
         self.broadcast_table(started)
-        self.broadcast_state(self.matches[started.id])
+        match = self.matches.get(started.id)
+        if match is not None:
+            self.broadcast_state(match)
         return started
 
     async def play_bot(
@@ -477,6 +493,8 @@ class Hub:
         else:
             self.spectators_changed(conn.game_id)
         self._presence(conn.game_id)
+        if self.cluster is not None:
+            self.cluster.conns_changed(conn.game_id)
 
     def remove_conn(self, conn: Conn) -> None:
         for rooms in (self.rooms, self.seated):
@@ -488,6 +506,8 @@ class Hub:
         if conn.occupant is None:
             self.spectators_changed(conn.game_id)
         self._presence(conn.game_id)
+        if self.cluster is not None:
+            self.cluster.conns_changed(conn.game_id)
 
     def end_sessions(self, user_id: int) -> None:
         """The account's sessions ended (logout, password change): the sockets they seated, or where they
@@ -505,13 +525,24 @@ class Hub:
             match.presence_changed()
 
     def present_seats(self, game_id: int) -> set[int]:
-        return {c.seat for c in self.seated.get(game_id, ()) if c.seat is not None and not c.closed}
+        here = {c.seat for c in self.seated.get(game_id, ()) if c.seat is not None and not c.closed}
+        if self.cluster is not None:
+            for other in self.cluster.remote_presence(game_id):
+                here |= other.seats
+        return here
 
     def present_occupants(self, game_id: int) -> set[int]:
-        return {c.occupant for c in self.seated.get(game_id, ()) if c.occupant is not None and not c.closed}
+        here = {c.occupant for c in self.seated.get(game_id, ()) if c.occupant is not None and not c.closed}
+        if self.cluster is not None:
+            for other in self.cluster.remote_presence(game_id):
+                here |= other.occupants
+        return here
 
     def spectator_count(self, game_id: int) -> int:
-        return len(self.rooms.get(game_id, ())) - len(self.seated.get(game_id, ()))
+        here = len(self.rooms.get(game_id, ())) - len(self.seated.get(game_id, ()))
+        if self.cluster is not None:
+            here += sum(other.spectators for other in self.cluster.remote_presence(game_id))
+        return here
 
     def spectators_changed(self, game_id: int) -> None:
         """Spectators coming and going send the room one small `spectators` count at most once per
@@ -548,7 +579,7 @@ class Hub:
                 left = self._takeover_in(info.id, n) if s.id not in present else None
                 if left is not None:
                     entry["takeover_in"] = left  # seconds before a bot takes the seat (or it loses, rated)
-            if user_id is not None and s.user_id == user_id and s.kind == "human":
+            if user_id is not None and s.user_id == user_id and person_seat(s):
                 you = {"seat": n}
             seats.append(entry)
         match = self.matches.get(info.id)
@@ -585,6 +616,8 @@ class Hub:
         message = {"type": "table", "game": self.summary(info)}
         for conn in list(self.rooms.get(info.id, ())):
             conn.send(message)
+        if self.cluster is not None:
+            self.cluster.publish_room(info.id, {"t": "table", "msg": message})
 
     def state_message(
         self,
@@ -650,6 +683,8 @@ class Hub:
         """Sends every connection of the match its seat's `state`. Each seat's view (and the legal moves,
         the clocks) is computed once per broadcast, and each distinct message is encoded once: every socket
         of a seat, and every spectator, that last saw the same ply gets the same bytes."""
+        if self.cluster is not None and not self.cluster.holds(match.game_id):
+            return  # fenced: a node that lost the game's lease shows nothing of it
         cache: dict[int | None, dict[str, Any]] = {}
         encoded: dict[tuple[int | None, int | None], str] = {}
         status = "finished" if match.over else "live"
@@ -682,6 +717,8 @@ class Hub:
                 text = encoded[key] = encode(message)
             conn.events_ply = match.ply
             conn.send_text(text)
+        if self.cluster is not None:  # the other nodes' sockets: every seat's message, computed here once
+            self.cluster.publish_state(match, cache, legal, clocks)
 
     async def current_state(
         self, game_id: int, seat: int | None, conn: Conn | None = None
@@ -707,6 +744,10 @@ class Hub:
                 events=events,
                 match=match,
             )
+        if self.cluster is not None:  # a live game owned by another node: its owner answers
+            message = await self.cluster.current_state(game_id, seat, conn)
+            if message is not None:
+                return message
         loaded = await self.finished_state(game_id)
         if loaded is None:
             return None
@@ -746,6 +787,8 @@ class Hub:
 
     async def match_finished(self, match: Match) -> None:
         self.matches.pop(match.game_id, None)
+        if self.cluster is not None:
+            await self.cluster.finished(match.game_id)
         try:
             info = await self.db(self.repo.get_game, match.game_id)
         except StoreUnavailable:
@@ -755,6 +798,8 @@ class Hub:
 
     async def submit_move(self, game_id: int, seat: int, move: str, ply: int | None) -> int:
         match = self.matches.get(game_id)
+        if match is None and self.cluster is not None:  # owned by another node (or being claimed)
+            return int(await self.cluster.route(game_id, "move", seat=seat, move=move, ply=ply))
         if match is None:
             info = await self.db(self.repo.get_game, game_id)
             code = "game_over" if info.status in ("finished", "aborted") else "not_live"
@@ -770,7 +815,7 @@ class Hub:
         if info.status != "finished":
             raise MoveRefused("not_finished", "a rematch is asked for once the game is over")
         mine = info.seat(seat)
-        if mine is None or not _person(mine):
+        if mine is None or not person_seat(mine):
             raise MoveRefused("not_your_seat", f"seat {seat} is played by a bot")
         if game_id not in self.rematched:
             asked, new_ask, made = await self.db(self.repo.ask_rematch, game_id, seat)
@@ -782,7 +827,7 @@ class Hub:
             raise MoveRefused(
                 "rematch_done", "this game was already played again", new_game_id=self.rematched[game_id]
             )
-        people = {s.seat for s in info.seats if _person(s)}
+        people = {s.seat for s in info.seats if person_seat(s)}
         if not people <= set(asked):
             message = {"type": "rematch_pending", "game_id": game_id, "seats": asked}
             for conn in list(self.rooms.get(game_id, ())):
@@ -809,7 +854,7 @@ class Hub:
         specs = []
         for s in info.seats:
             place = (s.seat + 1) % n
-            if _person(s):
+            if person_seat(s):
                 tokens[s.seat] = new_token()
                 specs.append(
                     SeatSpec(place, "human", s.name, user_id=s.user_id, token_hash=token_hash(tokens[s.seat]))
@@ -848,6 +893,9 @@ class Hub:
             await self.rematch(game_id, seat)
             return
         match = self.matches.get(game_id)
+        if match is None and self.cluster is not None:  # owned by another node (or being claimed)
+            await self.cluster.route(game_id, "control", seat=seat, action=action, accept=accept)
+            return
         if match is None:
             info = await self.db(self.repo.get_game, game_id)
             code = "game_over" if info.status in ("finished", "aborted") else "not_live"
@@ -867,7 +915,7 @@ def seating(players: int, chosen: dict[int, int]) -> list[int]:
     return [p if p is not None else next(filled) for p in order]
 
 
-def _person(seat: SeatInfo) -> bool:
+def person_seat(seat: SeatInfo) -> bool:
     """A seat a person sat at, even if a bot played it on after they resigned, ran out of time or left: that
     person is asked for the rematch and plays it (a bot's own seat stays a bot's)."""
     return seat.kind == "human" or (seat.takeover and seat.user_id is not None)
