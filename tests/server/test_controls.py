@@ -241,23 +241,25 @@ def test_hidden_leaders_resignation_hands_the_seat_to_a_bot(client: TestClient, 
 
 
 def test_a_rated_leaver_loses_the_game_and_rating(client: TestClient, fake: FakeTime) -> None:
-    game_id, _ = table(client, None, rated=True)
+    game_id, tokens = table(client, None, rated=True)
     hub = client.app.state.hub
-    hub.settings.abandon_timeout = 0.0  # nobody is connected: the seat to move is abandoned at once
-    match = hub.matches[game_id]
-    client.portal.call(match.presence_changed)
-    for _ in range(200):
-        game = client.get(f"/api/games/{game_id}").json()["game"]
-        if game["status"] == "finished":
-            break
-        client.portal.call(__import__("asyncio").sleep, 0.01)
-    assert game["status"] == "finished" and game["result"]["termination"] == "abandoned"
-    winner = game["result"]["winner"]
+    leaver = client.get(f"/api/games/{game_id}/view").json()["to_play"]
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        hello(ws, tokens[1 - leaver])  # the other player stays; the one to move never comes
+        read_until(ws, "state", 0)
+        hub.settings.abandon_timeout = 0.0  # the absent seat to move is abandoned at once
+        client.portal.call(hub.matches[game_id].presence_changed)
+        final = read_until(ws, "state", 0)[0]
+        while final["status"] != "finished":
+            final = read_until(ws, "state", 0)[0]
+    assert final["result"]["termination"] == "abandoned" and final["result"]["winner"] == 1 - leaver
+    game = client.get(f"/api/games/{game_id}").json()["game"]
+    assert game["status"] == "finished" and game["rated"]
     users = {s["seat"]: s["user_id"] for s in game["seats"]}
     ratings = {
         seat: client.get(f"/api/players/{uid}").json()["ratings"]["leaders"] for seat, uid in users.items()
     }
-    assert ratings[1 - winner]["rating"] < 1500 < ratings[winner]["rating"]
+    assert ratings[leaver]["rating"] < 1500 < ratings[1 - leaver]["rating"]  # not silently unrated
 
 
 def test_rematch_swaps_sides_once_both_ask(client: TestClient, fake: FakeTime) -> None:

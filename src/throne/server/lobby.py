@@ -103,9 +103,6 @@ class Hub:
         # finished game -> its rematch (0 while it is being made): one rematch per game, however often asked
         # (the store keeps the asks and the rematch made; this remembers the recent ones without a read)
         self.rematched: OrderedDict[int, int] = OrderedDict()
-        # open table -> {table place: engine seat} chosen at creation; kept in memory (a restart forgets the
-        # choice of a table still waiting for players, which then seats everybody at random)
-        self.sides: dict[int, dict[int, int]] = {}
         self.now_ms: Callable[[], int] = settings.time_source or (lambda: int(time.time() * 1000))
         # Set when nodes share the games (`throne serve --redis`): leases, routing and fan-out across nodes.
         self.cluster: Cluster | None = None
@@ -345,7 +342,12 @@ class Hub:
             token = new_token()
             specs.append(
                 SeatSpec(
-                    seat=place, kind="human", name=user.name, user_id=user.id, token_hash=token_hash(token)
+                    seat=place,
+                    kind="human",
+                    name=user.name,
+                    user_id=user.id,
+                    token_hash=token_hash(token),
+                    side=t.side,  # stored with the seat: a restart before the table fills keeps it
                 )
             )
         invite = secrets.token_urlsafe(12) if t.private else None
@@ -363,8 +365,6 @@ class Hub:
             seats=specs,
             clock=clock,
         )
-        if t.sit and t.side is not None:
-            self.sides[info.id] = {place: t.side}
         info = await self.maybe_start(info)
         return info, token, invite
 
@@ -419,15 +419,7 @@ class Hub:
         task.add_done_callback(self._background.discard)
 
     async def leave(self, game_id: int, token: str) -> GameInfo:
-        info = await self.db(self.repo.leave_seat, game_id, token_hash(token))
-        chosen = self.sides.get(game_id)
-        if chosen is not None:  # a place given up gives up its chosen side
-            taken = {s.seat for s in info.seats}
-            kept = {p: side for p, side in chosen.items() if p in taken and info.status == "open"}
-            if kept:
-                self.sides[game_id] = kept
-            else:
-                del self.sides[game_id]
+        info = await self.db(self.repo.leave_seat, game_id, token_hash(token))  # its chosen side goes too
         self.broadcast_table(info)
         return info
 
@@ -445,9 +437,8 @@ class Hub:
         if info.status != "open" or len(info.seats) < info.players:
             return info
         async with self._lock:
-            if order is None:
-                order = seating(info.players, self.sides.get(info.id, {}))
-            self.sides.pop(info.id, None)
+            if order is None:  # the sides chosen at creation are stored with their seats
+                order = seating(info.players, {s.seat: s.side for s in info.seats if s.side is not None})
             try:
                 started = await self.db(self.repo.start_game, info.id, new_secret(), order)
             except Conflict:  # started meanwhile, or someone left since `info` was read: not full
