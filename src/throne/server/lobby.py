@@ -608,7 +608,7 @@ class Hub:
         for conn in list(self.rooms.get(info.id, ())):
             conn.send(message)
         if self.cluster is not None:
-            self.cluster.publish_room(info.id, {"t": "table", "msg": message})
+            self.cluster.publish_room(info.id, {"t": "all", "msg": message})
 
     def state_message(
         self,
@@ -823,6 +823,8 @@ class Hub:
             message = {"type": "rematch_pending", "game_id": game_id, "seats": asked}
             for conn in list(self.rooms.get(game_id, ())):
                 conn.send(message)
+            if self.cluster is not None:
+                self.cluster.publish_room(game_id, {"t": "all", "msg": message})
             return
         self._remember_rematch(game_id, 0)  # before any await: a second ask meanwhile is refused
         try:
@@ -869,13 +871,19 @@ class Hub:
         )
         await self.db(self.repo.rematched, game_id, new.id)
         new = await self.maybe_start(new, order=list(range(n)))
-        for conn in list(self.rooms.get(game_id, ())):
+        per_seat: dict[int | None, dict[str, Any]] = {}
+        for seat in (None, *range(n)):  # each seat's new token reaches that seat's sockets only
             message: dict[str, Any] = {"type": "rematch", "game_id": game_id, "new_game_id": new.id}
-            if conn.seat in tokens:
-                message["token"] = tokens[conn.seat]
-            if new.private and conn.seat in tokens:
-                message["invite"] = new.invite
-            conn.send(message)
+            if seat in tokens:
+                message["token"] = tokens[seat]
+                if new.private:
+                    message["invite"] = new.invite
+            per_seat[seat] = message
+        for conn in list(self.rooms.get(game_id, ())):
+            conn.send(per_seat.get(conn.seat, per_seat[None]))
+        if self.cluster is not None:
+            msgs = {"s" if seat is None else str(seat): m for seat, m in per_seat.items()}
+            self.cluster.publish_room(game_id, {"t": "seats", "msgs": msgs})
         return new
 
     async def table_control(self, game_id: int, seat: int, action: str, accept: bool = False) -> None:
