@@ -359,12 +359,21 @@ def serve(
     log_format: Annotated[
         str, typer.Option(help="text, or json: one JSON object a line (THRONE_LOG_FORMAT).")
     ] = "",
+    redis: Annotated[
+        str | None,
+        typer.Option(
+            help="Redis URL shared by the nodes of a cluster (THRONE_REDIS_URL); needs a shared PostgreSQL "
+            "--database. Default: one process owns every game."
+        ),
+    ] = None,
 ) -> None:
     """Run the web app and game server (migrations run first)."""
     extras.require("server", "`throne serve`")
     from throne.server import run
 
     settings = run.make_settings(database, data_dir, abandon_timeout)
+    if redis:
+        settings.redis_url = redis
     run.serve(host, port, settings, log_level=log_level, log_format=log_format or None)
 
 

@@ -7,7 +7,15 @@ quickly by a capture or a surround, whichever side makes it. The Hidden Leaders 
 
 from __future__ import annotations
 
-from playwright.sync_api import Page
+import json
+import random
+import re
+from typing import Any
+
+from playwright.sync_api import Page, WebSocketRoute, expect
+
+from tests.e2e.helpers import Contexts
+from throne.games import hidden_leaders as hl
 
 ROOT = "#table-root"
 MY_TURN_OR_OVER = (
@@ -133,10 +141,18 @@ class LeadersClicker:
 
 
 class HiddenClicker:
-    """Makes every decision of one seat of a Hidden Leaders game by clicking what the page offers."""
+    """Makes every decision of one seat of a Hidden Leaders game with the table's direct controls only: hand
+    cards clicked to keep/discard at setup and to select a discard, a card's Play button, highlighted cards,
+    piles and parties clicked, and the decision panel's confirm and option buttons. ``met`` counts the
+    decision kinds and purposes seen; ``multi_discards`` the main-action discards of 2 or more cards."""
 
-    def __init__(self, page: Page) -> None:
+    def __init__(self, page: Page, discard_turns: tuple[int, ...] = (0,)) -> None:
         self.page = page
+        self.met: dict[str, int] = {}
+        self.purposes: set[str] = set()
+        self.actions = 0
+        self.multi_discards = 0
+        self.discard_turns = discard_turns
 
     def decide(self) -> bool:
         page = self.page
@@ -144,11 +160,135 @@ class HiddenClicker:
         if is_over(page):
             return False
         before = ply(page)
-        if page.is_visible("#setup-confirm"):
-            page.click("#setup-confirm")
-        elif page.locator("#my-hand .play-card").count():
-            page.locator("#my-hand .play-card").first.click()
+        kind = data(page, "kind") or ""
+        self.met[kind] = self.met.get(kind, 0) + 1
+        self.purposes.add(page.get_attribute("#decision", "data-purpose") or "")
+        check_decision_panel(page)
+        if kind == "setup":
+            self.setup()
+        elif kind == "action":
+            self.action()
         else:
-            page.locator("#decision-options button").first.click()
+            self.choose()
         wait_ply_after(page, before)
         return True
+
+    def setup(self) -> None:
+        page = self.page
+        expect(page.locator("#setup-confirm")).to_be_disabled()  # nothing is chosen for you
+        assert page.locator("#my-hand .hl-card.chosen").count() == 0
+        hand = page.locator("#my-hand .hl-card")
+        hand.nth(1).locator(".name").click()  # the card itself, not its Play button
+        hand.nth(3).locator(".name").click()
+        expect(page.locator("#my-hand .hl-card.chosen")).to_have_count(2)
+        page.click("#setup-confirm")
+
+    def action(self) -> None:
+        page = self.page
+        turn = self.actions
+        self.actions += 1
+        hand = page.locator("#my-hand .hl-card")
+        if turn in self.discard_turns and hand.count() >= 2:
+            hand.nth(0).locator(".name").click()
+            hand.nth(hand.count() - 1).locator(".name").click()
+            expect(page.locator("#discard-confirm")).to_be_enabled()
+            self.multi_discards += 1
+            page.click("#discard-confirm")
+            return
+        page.locator("#my-hand .play-card").first.click()
+
+    def choose(self) -> None:
+        """A decision inside a card or of the draw/discard steps: a highlighted element, else an option."""
+        page = self.page
+        cards = page.locator("#hidden-ui .pickable")
+        if cards.count():
+            cards.first.click()
+            return
+        page.locator("#decision-options button[data-move]").first.click()
+
+
+def check_decision_panel(page: Page) -> None:
+    """Every decision panel of the page: the prompt once, naming the card being resolved; no button that lists
+    a combination of cards; the panel inside the viewport."""
+    prompt = page.inner_text("#decision-prompt").strip()
+    assert prompt, "an empty prompt"
+    card = page.locator("#decision-card .name")
+    if card.count():
+        assert prompt.startswith(card.first.inner_text().strip() + ":"), prompt
+    assert page.inner_text("#decision").count(prompt) == 1
+    moves = page.eval_on_selector_all("#decision-options button[data-move]",
+                                      "bs => bs.map(b => b.dataset.move)")
+    combos = [m for m in moves if m.startswith("keep ") or (m.startswith("discard ") and " " in m[8:])]
+    assert combos == [], moves
+    box = page.eval_on_selector("#decision", "e => [e.getBoundingClientRect().top,"
+                                             " e.getBoundingClientRect().bottom]")
+    assert box[0] >= -1 and box[1] <= page.viewport_size["height"] + 1, box
+
+
+class EngineSocket:
+    """Answers the page's game socket like the server does, from a Hidden Leaders state and a fixed seat."""
+
+    def __init__(self, state: hl.State, seat: int) -> None:
+        self.state, self.seat, self.ply = state, seat, 10
+        self.moves: list[str] = []
+        self.game_id = 0
+
+    def handler(self, ws: WebSocketRoute) -> None:
+        self.game_id = int(re.search(r"/ws/games/(\d+)", ws.url).group(1))
+        ws.on_message(lambda message: self.on_message(ws, message))
+
+    def state_message(self) -> dict[str, Any]:
+        st = self.state
+        view = st.view(self.seat)
+        mine = view["to_play"] == self.seat
+        return {"type": "state", "game_id": self.game_id, "status": "finished" if st.is_over else "live",
+                "ply": self.ply, "seat": self.seat, "to_play": view["to_play"], "your_turn": mine,
+                "legal_moves": view["legal_moves"], "last_move": view["last_move"], "view": view,
+                "result": None}
+
+    def on_message(self, ws: WebSocketRoute, message: str | bytes) -> None:
+        msg = json.loads(message)
+        if msg.get("type") == "hello":
+            ws.send(json.dumps({"type": "welcome", "game_id": self.game_id, "seat": self.seat}))
+            self.others_play()
+            ws.send(json.dumps(self.state_message()))
+        elif msg.get("type") == "move":
+            self.moves.append(msg["move"])
+            self.state.play(msg["move"])
+            self.ply += 1
+            self.others_play()
+            ws.send(json.dumps(self.state_message()))
+
+    def others_play(self) -> None:
+        """The other seats' decisions (none here: the position is the test's)."""
+
+
+class GameSocket(EngineSocket):
+    """A whole game from a seed: the other seats play seeded random moves, so the game is reproducible."""
+
+    def __init__(self, state: hl.State, seat: int, seed: int) -> None:
+        super().__init__(state, seat)
+        self.rng = random.Random(seed)
+
+    def others_play(self) -> None:
+        st = self.state
+        while not st.is_over and st.to_play != self.seat:
+            st.play(self.rng.choice(st.legal_moves()))
+            self.ply += 1
+
+
+def open_table(contexts: Contexts, state: hl.State, seat: int, lang: str = "en",
+               viewport: dict | None = None, engine: EngineSocket | None = None) -> tuple[Page, EngineSocket]:
+    """A table page whose game socket is answered from ``state`` for ``seat`` (the lobby starts a real game,
+    whose socket this replaces)."""
+    engine = engine or EngineSocket(state, seat)
+    page = contexts.page(lang=lang, viewport=viewport)
+    page.route_web_socket(re.compile(r"/ws/games/\d+$"), engine.handler)
+    page.goto("/")
+    page.click("#quick-advanced > summary")
+    page.select_option("#quick-level", "random")
+    page.select_option("#quick-side-hidden-leaders", str(seat))  # the player's name is on the engine's seat
+    page.click("#play-bot-hidden-leaders")
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    expect(page.locator("#table-root")).to_have_attribute("data-ply", str(engine.ply))
+    return page, engine

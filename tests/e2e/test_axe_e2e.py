@@ -64,7 +64,7 @@ def axe_violations(page: Page) -> list[str]:
 
 
 def start(page: Page, button: str) -> None:
-    page.goto("/")
+    page.goto("/", wait_until="networkidle")  # the lobby script has its handlers
     page.click(button)
     page.wait_for_url(re.compile(r"/games/\d+$"))
     expect(page.locator("#net-status")).to_have_attribute("data-state", "online")

@@ -1,6 +1,7 @@
 """The table page in a real browser: a move pushed while the move list is being fetched stays in the list;
 "your turn" marks the tab title and favicon, and the sound and browser notification are off by default,
-permission is asked once, and a hidden tab is notified; a chat mute follows the user to another device."""
+permission is asked once, and a hidden tab is notified; a chat mute follows the user to another device; the
+clocks count down and warn on low time; everyone sees the countdown of a disconnected player."""
 
 from __future__ import annotations
 

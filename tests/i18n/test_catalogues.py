@@ -111,3 +111,19 @@ def test_unknown_language_and_key_raise_precise_errors() -> None:
 def test_catalog_returns_a_copy() -> None:
     i18n.catalog("en")["ui.site.title"] = "changed"
     assert i18n.t("en", "ui.site.title") == "Throne"
+
+
+@pytest.mark.parametrize(
+    ("lang", "n", "expected"),
+    [("en", 8, "8"), ("fa", 8, "۸"), ("fa", 1500, "۱۵۰۰"), ("fa", 12345, "۱۲٬۳۴۵"), ("fa", 2.5, "۲٫۵"),
+     ("ja", 12345, "12,345"), ("en", 1500, "1500")],
+)
+def test_number_in_the_languages_digits(lang: str, n: float, expected: str) -> None:
+    assert i18n.number(lang, n) == expected
+
+
+def test_persian_texts_write_persian_digits() -> None:
+    """Persian prose writes Persian digits; Latin ones only in notation: a cell (c3), a marker (R+1)."""
+    notation = re.compile(r"[A-Za-z][+−±-]?[0-9]+|[0-9]+[A-Za-z]|\{[a-z_]+\}")
+    latin = {key: text for key, text in _raw("fa").items() if re.search(r"[0-9]", notation.sub("", text))}
+    assert latin == {}

@@ -32,15 +32,19 @@ def fake(client: TestClient) -> FakeTime:
 
 
 def table(
-    client: TestClient, control: dict[str, Any] | None, rated: bool = False
+    client: TestClient,
+    control: dict[str, Any] | None,
+    rated: bool = False,
+    cookies: dict[int, dict[str, str]] | None = None,
 ) -> tuple[int, dict[int, str]]:
-    """A live two-person Leaders game with this time control; {engine seat: token}."""
+    """A live two-person Leaders game with this time control; {engine seat: token} (and each seat's session
+    cookies into `cookies`, when given)."""
     if rated:
         for name in ("ann", "bob"):
             client.cookies.clear()
             r = client.post("/api/accounts/register", json={"username": name, "password": "correct horse 1"})
             assert r.status_code in (200, 201), r.text
-    tokens = []
+    tokens, jars = [], []
     for n, name in enumerate(("ann", "bob")):
         if rated:
             client.cookies.clear()
@@ -58,12 +62,14 @@ def table(
             r = client.post(f"/api/games/{game_id}/join", json={})
             assert r.status_code == 200, r.text
         tokens.append(r.json()["token"])
+        jars.append(dict(client.cookies))
     client.cookies.clear()
     seats = {}
-    for token in tokens:
-        seats[client.get(f"/api/games/{game_id}/view", headers={"X-Seat-Token": token}).json()["seat"]] = (
-            token
-        )
+    for token, jar in zip(tokens, jars, strict=True):
+        seat = client.get(f"/api/games/{game_id}/view", headers={"X-Seat-Token": token}).json()["seat"]
+        seats[seat] = token
+        if cookies is not None:
+            cookies[seat] = jar
     return game_id, seats
 
 
@@ -235,23 +241,25 @@ def test_hidden_leaders_resignation_hands_the_seat_to_a_bot(client: TestClient, 
 
 
 def test_a_rated_leaver_loses_the_game_and_rating(client: TestClient, fake: FakeTime) -> None:
-    game_id, _ = table(client, None, rated=True)
+    game_id, tokens = table(client, None, rated=True)
     hub = client.app.state.hub
-    hub.settings.abandon_timeout = 0.0  # nobody is connected: the seat to move is abandoned at once
-    match = hub.matches[game_id]
-    client.portal.call(match.presence_changed)
-    for _ in range(200):
-        game = client.get(f"/api/games/{game_id}").json()["game"]
-        if game["status"] == "finished":
-            break
-        client.portal.call(__import__("asyncio").sleep, 0.01)
-    assert game["status"] == "finished" and game["result"]["termination"] == "abandoned"
-    winner = game["result"]["winner"]
+    leaver = client.get(f"/api/games/{game_id}/view").json()["to_play"]
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        hello(ws, tokens[1 - leaver])  # the other player stays; the one to move never comes
+        read_until(ws, "state", 0)
+        hub.settings.abandon_timeout = 0.0  # the absent seat to move is abandoned at once
+        client.portal.call(hub.matches[game_id].presence_changed)
+        final = read_until(ws, "state", 0)[0]
+        while final["status"] != "finished":
+            final = read_until(ws, "state", 0)[0]
+    assert final["result"]["termination"] == "abandoned" and final["result"]["winner"] == 1 - leaver
+    game = client.get(f"/api/games/{game_id}").json()["game"]
+    assert game["status"] == "finished" and game["rated"]
     users = {s["seat"]: s["user_id"] for s in game["seats"]}
     ratings = {
         seat: client.get(f"/api/players/{uid}").json()["ratings"]["leaders"] for seat, uid in users.items()
     }
-    assert ratings[1 - winner]["rating"] < 1500 < ratings[winner]["rating"]
+    assert ratings[leaver]["rating"] < 1500 < ratings[1 - leaver]["rating"]  # not silently unrated
 
 
 def test_rematch_swaps_sides_once_both_ask(client: TestClient, fake: FakeTime) -> None:
@@ -300,10 +308,13 @@ def test_a_bot_accepts_a_rematch_at_once(client: TestClient, fake: FakeTime) -> 
     assert view["status"] == "live" and view["seat"] == 1 - seat
 
 
+@pytest.mark.parametrize("by", ["token", "session"])
 def test_a_returning_player_takes_the_seat_back_at_their_next_decision(
-    client: TestClient, fake: FakeTime
+    client: TestClient, fake: FakeTime, by: str
 ) -> None:
-    game_id, tokens = table(client, None)
+    """The player comes back with the seat token, or on another device signed in as the same user."""
+    jars: dict[int, dict[str, str]] = {}
+    game_id, tokens = table(client, None, cookies=jars)
     hub = client.app.state.hub
 
     async def first_legal(_game: str, state: Any, _seat: int, _bot: str, **_kw: Any) -> str:
@@ -326,8 +337,11 @@ def test_a_returning_player_takes_the_seat_back_at_their_next_decision(
         while not state["your_turn"]:  # the bot plays the absent seat's turn
             state = read_until(ws_other, "state")[0]
         hub.settings.abandon_timeout = 3600.0
+        if by == "session":
+            client.cookies.update(jars[first])
         with client.websocket_connect(f"/ws/games/{game_id}") as ws_back:
-            hello(ws_back, tokens[first])
+            welcome, _ = hello(ws_back, tokens[first] if by == "token" else None)
+            assert welcome["seat"] == first
             mine = read_until(ws_back, "state", state["ply"])[0]
             assert not mine["your_turn"]
             ply = state["ply"]

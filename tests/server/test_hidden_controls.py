@@ -112,24 +112,24 @@ def test_a_hidden_leaders_rematch_after_everyone_resigned(client: TestClient, fa
 
 
 def _play_out(sockets: dict[int, Any]) -> dict[str, Any]:
-    """The people at `sockets` ({engine seat: socket}) play random legal moves until the game ends; every
-    socket gets every state, so each reads its own up to the ply it must answer."""
+    """The people at `sockets` ({engine seat: socket}) play random legal moves until the game ends. Every
+    socket gets every state: the first socket follows the game, each other one is read up to the ply it
+    must answer (its own state says whether it is its turn), and each seat answers a ply once."""
     rng = random.Random(3)
     main = min(sockets)
     state = next_of(sockets[main], "state")
-    at = {seat: state["ply"] if seat == main else -1 for seat in sockets}
+    last: dict[int, dict[str, Any]] = {main: state}
+    answered: set[int] = set()
     while state["status"] != "finished":
-        seat = state["to_play"]
-        if seat in sockets:
-            mine = state
-            if seat != main and at[seat] < state["ply"]:
-                mine = state_from(sockets[seat], state["ply"])
-                at[seat] = mine["ply"]
-            if mine["your_turn"] and mine["ply"] == state["ply"]:
-                move = rng.choice(mine["legal_moves"])
-                sockets[seat].send_json({"type": "move", "move": move, "ply": mine["ply"]})
-        state = next_of(sockets[main], "state")
-        at[main] = state["ply"]
+        seat, ply = state["to_play"], state["ply"]
+        if seat in sockets and ply not in answered:
+            if seat != main and (seat not in last or last[seat]["ply"] < ply):
+                last[seat] = state_from(sockets[seat], ply)
+            mine = last[seat]
+            if mine["ply"] == ply and mine["your_turn"]:
+                sockets[seat].send_json({"type": "move", "move": rng.choice(mine["legal_moves"]), "ply": ply})
+                answered.add(ply)
+        state = last[main] = next_of(sockets[main], "state")
     return state
 
 

@@ -52,7 +52,7 @@ def test_hidden_leaders_page_lists_every_card_and_threshold(client: TestClient, 
     listed = set(re.findall(r'id="card-([a-z-]+)"', text))
     assert listed == set(CARDS)
     for n in THRESHOLDS["full"].values():
-        assert f"<td>{n}</td>" in text
+        assert f"<td>{i18n.number(lang, n)}</td>" in text  # in the page's digits
     assert 'data-faction="undead"' in text and 'data-faction="water-folk"' in text
 
 

@@ -35,15 +35,76 @@ def test_log_never_shows_other_seats_secret_moves() -> None:
     assert any(line.endswith(": setup") for line in log)
 
 
-def test_accepts_move_strings_and_rejects_nonsense() -> None:
-    st = hl.new_game(players=3, seed=4)
-    first = st.legal_moves()[0]
-    answers = iter(["nonsense", "99", first, "q"])
+def test_accepts_numbers_and_rejects_nonsense() -> None:
+    answers = iter(["nonsense", "99", "2", "1", "nonsense", "q"])
     out: list[str] = []
     term.play(players=3, seat=0, seed=4, input_fn=lambda _p: next(answers), out=out.append)
     text = "\n".join(out)
-    assert "'nonsense' is not one of the options" in text and "'99' is not one of the options" in text
+    assert "'nonsense' is not one of the cards" in text and "'99' is not one of the cards" in text
+    assert "'nonsense' is not one of the options" in text
     assert "Game abandoned." in text
+
+
+def _play_scripted(answers: list[str], seed: int = 4) -> tuple[list[str], list[str]]:
+    """Seat 0 of a 3-player game answering ``answers`` then quitting; the output and the questions asked."""
+    it = iter(answers)
+    out: list[str] = []
+    asked: list[str] = []
+
+    def answer(question: str) -> str:
+        asked.append(question)
+        return next(it, "q")
+
+    term.play(players=3, seat=0, seed=seed, input_fn=answer, out=out.append)
+    return out, asked
+
+
+def test_setup_is_two_choices_among_the_hand_not_every_pair() -> None:
+    out, asked = _play_scripted(["2", "1"])
+    text = "\n".join(out)
+    assert not re.search(r"keep \S+ discard", text)  # no line per (keep, discard) pair
+    assert asked[:2] == ["Card to keep face down (number, 'help', 'q' to quit): ",
+                         "Card to discard (number): "]
+    # seed 4: the hand is Amazon, Oracle, Northman, Frogmage, Monsterslayer; keep #2, discard #1 of the rest
+    assert "You put Tentacle Oracle face down into your party" in text
+    assert "You discarded Overworked Amazon" in text
+    setup = text.split(">> ", 1)[1].split("You kept", 1)[0]
+    assert len(re.findall(r"^\s+\d+\. ", setup, re.M)) <= 5 + 4
+
+
+def test_the_main_action_discards_several_cards_by_multi_select() -> None:
+    out, _asked = _play_scripted(["2", "1", "d 1 9", "d 1 1", "d 1 3"])
+    text = "\n".join(out)
+    action = text.split(">> Play a card, or discard", 1)[1].split("You discarded", 1)[0]
+    assert "discard " not in action.split("or discard up to 3", 1)[0]  # no combination lines
+    assert len(re.findall(r"^\s+\d+\. ", action, re.M)) == 4  # 3 hand cards to play, then pass
+    assert "'d 1 9' is not a discard" in text and "'d 1 1' is not a discard" in text
+    assert "You discarded Modest Monsterslayer and Nightmarish Northman" in text
+
+
+@pytest.mark.parametrize(
+    ("decision", "expected"),
+    [
+        ({"kind": "pick-hero", "card": "shaky-sharpshooter", "purpose": "bury", "prompt": "x"},
+         "Shaky Sharpshooter: choose a hero to bury."),
+        ({"kind": "pick-hero", "card": "curious-troll", "purpose": "look", "prompt": "x"},
+         "Curious Troll: you may choose a face-down hero to look at secretly."),
+        ({"kind": "marker", "card": "pigmented-war-pig", "purpose": "marker", "prompt": "x"},
+         "Pigmented War Pig: choose how the markers move."),
+        ({"kind": "discard", "card": None, "purpose": "discard", "prompt": "x"},
+         "Discard 1 card to hold 3."),
+    ],
+)
+def test_prompts_name_the_card_and_the_purpose(decision: dict, expected: str) -> None:
+    assert term.prompt(decision) == expected
+
+
+def test_marker_options_show_the_track_result() -> None:
+    st = hl.new_game(players=3, seed=4)
+    v = {"decision": {"kind": "marker", "results": {"R+1": {"red": 5, "green": 4}}}}
+    assert term.option_label("R+1", v) == "R+1  -> red 5, green 4"
+    assert "face-down hero 2 of seat 1" in term.option_label("1:down1", v)
+    assert st.view(0)["decision"]["purpose"] == "setup"
 
 
 def test_unknown_opponent_is_a_clear_error() -> None:

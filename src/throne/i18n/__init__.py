@@ -26,6 +26,7 @@ __all__ = [
     "catalog",
     "is_rtl",
     "negotiate",
+    "number",
     "placeholders",
     "t",
 ]
@@ -64,6 +65,16 @@ def t(lang: str, key: str, **kw: Any) -> str:
     except KeyError:
         raise UnknownMessageError(f"no message {key!r} in the {lang!r} catalogue") from None
     return text.format_map(kw) if kw else text
+
+
+# Digits and separators of the languages that do not write Latin ones (as Intl.NumberFormat in the pages).
+_DIGITS = {"fa": str.maketrans("0123456789.,", "۰۱۲۳۴۵۶۷۸۹٫٬")}
+
+
+def number(lang: str, n: float) -> str:
+    """``n`` written in ``lang``: Persian digits and separators in fa; thousands grouped from 5 digits on."""
+    text = f"{n:,}" if abs(n) >= 10_000 else str(n)
+    return text.translate(_DIGITS.get(_check_language(lang), {}))
 
 
 def placeholders(text: str) -> frozenset[str]:

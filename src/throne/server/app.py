@@ -50,7 +50,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await asyncio.to_thread(verify_password, None, "")  # the dummy hash, before the first login needs it
         hub = Hub(settings, Repo(db))
         app.state.hub = hub
-        await hub.resume()
+        if settings.redis_url:  # one node of many: the cluster decides which games this node owns
+            from throne.server.cluster.node import Cluster
+
+            hub.cluster = Cluster(
+                hub, settings.redis_url, lease_ttl=settings.lease_ttl, node=settings.node_name
+            )
+            await hub.cluster.start()
+        else:
+            await hub.resume()
         sweeper = asyncio.create_task(app.state.caps.sweep_forever(hub), name="stale-tables")
         try:
             yield

@@ -63,7 +63,11 @@ def set_session(request: Request, response: Response, user: User, epoch: int | N
     )
 
 
-def clean_name(name: str | None, default: str = "Guest") -> str:
+#: The name of a guest who gave none; pages show it in their own language (static/js/i18n.js personName).
+DEFAULT_GUEST_NAME = "Guest"
+
+
+def clean_name(name: str | None, default: str = DEFAULT_GUEST_NAME) -> str:
     name = " ".join((name or "").split())
     if not name:
         return default

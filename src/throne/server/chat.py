@@ -106,6 +106,9 @@ async def post(hub: Hub, conn: Conn, user_id: int | None, name: str, text: Any) 
     for other in list(hub.rooms.get(conn.game_id, ())):
         if channel in readable(status, other.seat is not None):
             other.send(out)
+    if hub.cluster is not None:  # the other nodes filter by the same rule for their sockets
+        note = {"t": "chat", "channel": channel, "status": status, "msg": out}
+        hub.cluster.publish_room(conn.game_id, note)
 
 
 async def history(hub: Hub, game_id: int, status: str, seated: bool) -> list[dict[str, Any]]:

@@ -73,6 +73,11 @@ class Settings:
     rate_limits: dict[str, Limit] | None = field(
         default_factory=lambda: {} if os.environ.get("THRONE_RATE_LIMITS") == "off" else None
     )
+    # A cluster (`throne serve --redis URL`): the Redis shared by the nodes (None: one process owns every
+    # game), and the lease time after which a dead node's games are claimed by another node.
+    redis_url: str | None = field(default_factory=lambda: os.environ.get("THRONE_REDIS_URL") or None)
+    lease_ttl: float = field(default_factory=lambda: _env_float("THRONE_LEASE_TTL", 5.0))
+    node_name: str | None = field(default_factory=lambda: os.environ.get("THRONE_NODE_NAME") or None)
     # Origins (scheme://host[:port]) besides the request's own Host that may send state-changing requests,
     # e.g. the public address when a proxy rewrites Host.
     allowed_origins: tuple[str, ...] = field(

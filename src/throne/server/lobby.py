@@ -17,7 +17,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
@@ -48,6 +48,9 @@ from throne.store.repo import (
     StoreUnavailable,
     is_read,
 )
+
+if TYPE_CHECKING:
+    from throne.server.cluster.node import Cluster
 
 log = logging.getLogger(__name__)
 REMEMBERED_REMATCHES = 20_000  # finished games whose rematch is remembered (the oldest are forgotten first)
@@ -100,10 +103,9 @@ class Hub:
         # finished game -> its rematch (0 while it is being made): one rematch per game, however often asked
         # (the store keeps the asks and the rematch made; this remembers the recent ones without a read)
         self.rematched: OrderedDict[int, int] = OrderedDict()
-        # open table -> {table place: engine seat} chosen at creation; kept in memory (a restart forgets the
-        # choice of a table still waiting for players, which then seats everybody at random)
-        self.sides: dict[int, dict[int, int]] = {}
         self.now_ms: Callable[[], int] = settings.time_source or (lambda: int(time.time() * 1000))
+        # Set when nodes share the games (`throne serve --redis`): leases, routing and fan-out across nodes.
+        self.cluster: Cluster | None = None
         self.bots_thinking = 0  # bot decisions asked for and not answered yet (the bot queue)
         self.metrics = Metrics(
             live_games=lambda: len(self.matches),
@@ -115,6 +117,12 @@ class Hub:
         self.commits = GroupCommit(
             self._write_moves, window=settings.commit_window, observe=self.metrics.committed
         )
+
+    def fence(self, game_id: int) -> None:
+        """Raises MoveRefused unless this process may write for the live game (always, without a cluster;
+        in a cluster, while this node certainly holds the game's lease)."""
+        if self.cluster is not None and not self.cluster.holds(game_id):
+            raise MoveRefused("owner_moved", "the game moved to another server; send it again")
 
     async def _write_moves(self, moves: list[NewMove]) -> list[StalePly | None]:
         return await self.db(self.repo.append_moves, moves)
@@ -201,7 +209,7 @@ class Hub:
                 await self.db(self.repo.probe_write)
             except StoreUnavailable as exc:
                 return exc.message
-            return None
+            return None if self.cluster is None else await self.cluster.ready()
         now = time.monotonic()
         if now - self._ready_probe_at < READY_PROBE_INTERVAL:
             return "the game store is failing"
@@ -234,6 +242,8 @@ class Hub:
             log.info("game %s resumed at ply %d", game_id, info.ply, extra={"game_id": game_id})
 
     async def close(self) -> None:
+        if self.cluster is not None:  # hands this node's games over before the sockets close
+            await self.cluster.stop()
         for task in list(self._background):
             task.cancel()
         for match in list(self.matches.values()):
@@ -332,7 +342,12 @@ class Hub:
             token = new_token()
             specs.append(
                 SeatSpec(
-                    seat=place, kind="human", name=user.name, user_id=user.id, token_hash=token_hash(token)
+                    seat=place,
+                    kind="human",
+                    name=user.name,
+                    user_id=user.id,
+                    token_hash=token_hash(token),
+                    side=t.side,  # stored with the seat: a restart before the table fills keeps it
                 )
             )
         invite = secrets.token_urlsafe(12) if t.private else None
@@ -350,8 +365,6 @@ class Hub:
             seats=specs,
             clock=clock,
         )
-        if t.sit and t.side is not None:
-            self.sides[info.id] = {place: t.side}
         info = await self.maybe_start(info)
         return info, token, invite
 
@@ -406,15 +419,7 @@ class Hub:
         task.add_done_callback(self._background.discard)
 
     async def leave(self, game_id: int, token: str) -> GameInfo:
-        info = await self.db(self.repo.leave_seat, game_id, token_hash(token))
-        chosen = self.sides.get(game_id)
-        if chosen is not None:  # a place given up gives up its chosen side
-            taken = {s.seat for s in info.seats}
-            kept = {p: side for p, side in chosen.items() if p in taken and info.status == "open"}
-            if kept:
-                self.sides[game_id] = kept
-            else:
-                del self.sides[game_id]
+        info = await self.db(self.repo.leave_seat, game_id, token_hash(token))  # its chosen side goes too
         self.broadcast_table(info)
         return info
 
@@ -432,9 +437,8 @@ class Hub:
         if info.status != "open" or len(info.seats) < info.players:
             return info
         async with self._lock:
-            if order is None:
-                order = seating(info.players, self.sides.get(info.id, {}))
-            self.sides.pop(info.id, None)
+            if order is None:  # the sides chosen at creation are stored with their seats
+                order = seating(info.players, {s.seat: s.side for s in info.seats if s.side is not None})
             try:
                 started = await self.db(self.repo.start_game, info.id, new_secret(), order)
             except Conflict:  # started meanwhile, or someone left since `info` was read: not full
@@ -445,9 +449,12 @@ class Hub:
             for conn in self.rooms.get(started.id, ()):
                 if conn.occupant is not None:
                     conn.seat = seat_of.get(conn.occupant)
-            self._start_match(started, kind, state)
+            if self.cluster is None or await self.cluster.claim_new(started.id):
+                self._start_match(started, kind, state)
         self.broadcast_table(started)
-        self.broadcast_state(self.matches[started.id])
+        match = self.matches.get(started.id)
+        if match is not None:
+            self.broadcast_state(match)
         return started
 
     async def play_bot(
@@ -477,6 +484,8 @@ class Hub:
         else:
             self.spectators_changed(conn.game_id)
         self._presence(conn.game_id)
+        if self.cluster is not None:
+            self.cluster.conns_changed(conn.game_id)
 
     def remove_conn(self, conn: Conn) -> None:
         for rooms in (self.rooms, self.seated):
@@ -488,6 +497,8 @@ class Hub:
         if conn.occupant is None:
             self.spectators_changed(conn.game_id)
         self._presence(conn.game_id)
+        if self.cluster is not None:
+            self.cluster.conns_changed(conn.game_id)
 
     def end_sessions(self, user_id: int) -> None:
         """The account's sessions ended (logout, password change): the sockets they seated, or where they
@@ -505,13 +516,24 @@ class Hub:
             match.presence_changed()
 
     def present_seats(self, game_id: int) -> set[int]:
-        return {c.seat for c in self.seated.get(game_id, ()) if c.seat is not None and not c.closed}
+        here = {c.seat for c in self.seated.get(game_id, ()) if c.seat is not None and not c.closed}
+        if self.cluster is not None:
+            for other in self.cluster.remote_presence(game_id):
+                here |= other.seats
+        return here
 
     def present_occupants(self, game_id: int) -> set[int]:
-        return {c.occupant for c in self.seated.get(game_id, ()) if c.occupant is not None and not c.closed}
+        here = {c.occupant for c in self.seated.get(game_id, ()) if c.occupant is not None and not c.closed}
+        if self.cluster is not None:
+            for other in self.cluster.remote_presence(game_id):
+                here |= other.occupants
+        return here
 
     def spectator_count(self, game_id: int) -> int:
-        return len(self.rooms.get(game_id, ())) - len(self.seated.get(game_id, ()))
+        here = len(self.rooms.get(game_id, ())) - len(self.seated.get(game_id, ()))
+        if self.cluster is not None:
+            here += sum(other.spectators for other in self.cluster.remote_presence(game_id))
+        return here
 
     def spectators_changed(self, game_id: int) -> None:
         """Spectators coming and going send the room one small `spectators` count at most once per
@@ -548,7 +570,7 @@ class Hub:
                 left = self._takeover_in(info.id, n) if s.id not in present else None
                 if left is not None:
                     entry["takeover_in"] = left  # seconds before a bot takes the seat (or it loses, rated)
-            if user_id is not None and s.user_id == user_id and s.kind == "human":
+            if user_id is not None and s.user_id == user_id and person_seat(s):
                 you = {"seat": n}
             seats.append(entry)
         match = self.matches.get(info.id)
@@ -585,6 +607,8 @@ class Hub:
         message = {"type": "table", "game": self.summary(info)}
         for conn in list(self.rooms.get(info.id, ())):
             conn.send(message)
+        if self.cluster is not None:
+            self.cluster.publish_room(info.id, {"t": "all", "msg": message})
 
     def state_message(
         self,
@@ -650,6 +674,8 @@ class Hub:
         """Sends every connection of the match its seat's `state`. Each seat's view (and the legal moves,
         the clocks) is computed once per broadcast, and each distinct message is encoded once: every socket
         of a seat, and every spectator, that last saw the same ply gets the same bytes."""
+        if self.cluster is not None and not self.cluster.holds(match.game_id):
+            return  # fenced: a node that lost the game's lease shows nothing of it
         cache: dict[int | None, dict[str, Any]] = {}
         encoded: dict[tuple[int | None, int | None], str] = {}
         status = "finished" if match.over else "live"
@@ -682,6 +708,8 @@ class Hub:
                 text = encoded[key] = encode(message)
             conn.events_ply = match.ply
             conn.send_text(text)
+        if self.cluster is not None:  # the other nodes' sockets: every seat's message, computed here once
+            self.cluster.publish_state(match, cache, legal, clocks)
 
     async def current_state(
         self, game_id: int, seat: int | None, conn: Conn | None = None
@@ -707,6 +735,10 @@ class Hub:
                 events=events,
                 match=match,
             )
+        if self.cluster is not None:  # a live game owned by another node: its owner answers
+            message = await self.cluster.current_state(game_id, seat, conn)
+            if message is not None:
+                return message
         loaded = await self.finished_state(game_id)
         if loaded is None:
             return None
@@ -746,6 +778,8 @@ class Hub:
 
     async def match_finished(self, match: Match) -> None:
         self.matches.pop(match.game_id, None)
+        if self.cluster is not None:
+            await self.cluster.finished(match.game_id)
         try:
             info = await self.db(self.repo.get_game, match.game_id)
         except StoreUnavailable:
@@ -755,6 +789,8 @@ class Hub:
 
     async def submit_move(self, game_id: int, seat: int, move: str, ply: int | None) -> int:
         match = self.matches.get(game_id)
+        if match is None and self.cluster is not None:  # owned by another node (or being claimed)
+            return int(await self.cluster.route(game_id, "move", seat=seat, move=move, ply=ply))
         if match is None:
             info = await self.db(self.repo.get_game, game_id)
             code = "game_over" if info.status in ("finished", "aborted") else "not_live"
@@ -770,7 +806,7 @@ class Hub:
         if info.status != "finished":
             raise MoveRefused("not_finished", "a rematch is asked for once the game is over")
         mine = info.seat(seat)
-        if mine is None or not _person(mine):
+        if mine is None or not person_seat(mine):
             raise MoveRefused("not_your_seat", f"seat {seat} is played by a bot")
         if game_id not in self.rematched:
             asked, new_ask, made = await self.db(self.repo.ask_rematch, game_id, seat)
@@ -782,11 +818,13 @@ class Hub:
             raise MoveRefused(
                 "rematch_done", "this game was already played again", new_game_id=self.rematched[game_id]
             )
-        people = {s.seat for s in info.seats if _person(s)}
+        people = {s.seat for s in info.seats if person_seat(s)}
         if not people <= set(asked):
             message = {"type": "rematch_pending", "game_id": game_id, "seats": asked}
             for conn in list(self.rooms.get(game_id, ())):
                 conn.send(message)
+            if self.cluster is not None:
+                self.cluster.publish_room(game_id, {"t": "all", "msg": message})
             return
         self._remember_rematch(game_id, 0)  # before any await: a second ask meanwhile is refused
         try:
@@ -809,7 +847,7 @@ class Hub:
         specs = []
         for s in info.seats:
             place = (s.seat + 1) % n
-            if _person(s):
+            if person_seat(s):
                 tokens[s.seat] = new_token()
                 specs.append(
                     SeatSpec(place, "human", s.name, user_id=s.user_id, token_hash=token_hash(tokens[s.seat]))
@@ -833,13 +871,19 @@ class Hub:
         )
         await self.db(self.repo.rematched, game_id, new.id)
         new = await self.maybe_start(new, order=list(range(n)))
-        for conn in list(self.rooms.get(game_id, ())):
+        per_seat: dict[int | None, dict[str, Any]] = {}
+        for seat in (None, *range(n)):  # each seat's new token reaches that seat's sockets only
             message: dict[str, Any] = {"type": "rematch", "game_id": game_id, "new_game_id": new.id}
-            if conn.seat in tokens:
-                message["token"] = tokens[conn.seat]
-            if new.private and conn.seat in tokens:
-                message["invite"] = new.invite
-            conn.send(message)
+            if seat in tokens:
+                message["token"] = tokens[seat]
+                if new.private:
+                    message["invite"] = new.invite
+            per_seat[seat] = message
+        for conn in list(self.rooms.get(game_id, ())):
+            conn.send(per_seat.get(conn.seat, per_seat[None]))
+        if self.cluster is not None:
+            msgs = {"s" if seat is None else str(seat): m for seat, m in per_seat.items()}
+            self.cluster.publish_room(game_id, {"t": "seats", "msgs": msgs})
         return new
 
     async def table_control(self, game_id: int, seat: int, action: str, accept: bool = False) -> None:
@@ -848,6 +892,9 @@ class Hub:
             await self.rematch(game_id, seat)
             return
         match = self.matches.get(game_id)
+        if match is None and self.cluster is not None:  # owned by another node (or being claimed)
+            await self.cluster.route(game_id, "control", seat=seat, action=action, accept=accept)
+            return
         if match is None:
             info = await self.db(self.repo.get_game, game_id)
             code = "game_over" if info.status in ("finished", "aborted") else "not_live"
@@ -867,7 +914,7 @@ def seating(players: int, chosen: dict[int, int]) -> list[int]:
     return [p if p is not None else next(filled) for p in order]
 
 
-def _person(seat: SeatInfo) -> bool:
+def person_seat(seat: SeatInfo) -> bool:
     """A seat a person sat at, even if a bot played it on after they resigned, ran out of time or left: that
     person is asked for the rematch and plays it (a bot's own seat stays a bot's)."""
     return seat.kind == "human" or (seat.takeover and seat.user_id is not None)

@@ -177,6 +177,10 @@ class Match:
     async def stop(self) -> None:
         with contextlib.suppress(Exception):  # a clean shutdown stores the clocks exactly
             await self.checkpoint()
+        await self.halt()
+
+    async def halt(self) -> None:
+        """Stops the owner and its timers without writing anything (a node that lost the game's lease)."""
         tasks = (self._bot_task, self._timer, self._retry, self._flag_timer, self._checkpoints, self.task)
         for task in tasks:
             if task is not None:
@@ -294,10 +298,14 @@ class Match:
             await self.hub.match_finished(self)
 
     def _refuse_pending(self) -> None:
+        self.refuse_pending("game_over", "the game is over")
+
+    def refuse_pending(self, code: str, message: str) -> None:
+        """Answers every move and control still queued with MoveRefused(code)."""
         while not self.inbox.empty():
             item = self.inbox.get_nowait()
             if isinstance(item, (_Move, _Control)) and item.done is not None and not item.done.done():
-                item.done.set_exception(MoveRefused("game_over", "the game is over"))
+                item.done.set_exception(MoveRefused(code, message))
 
     async def _apply(self, item: _Move) -> int:
         if self._dirty:
@@ -353,6 +361,7 @@ class Match:
         """Commits a move (in the hub's group commit: returns once its transaction committed). A store that
         fails refuses a person's move at once (the client may retry) and retries a bot's after a growing,
         jittered delay; a log that moved on under us is read back."""
+        self.hub.fence(self.game_id)
         try:
             await self.hub.commits.append(move)
         except StalePly:
@@ -420,6 +429,7 @@ class Match:
         clock.stop(now)
         rate = self.hub.rating_hook(self.info)
         snapshot = clock.snapshot(now) if clock.timed else None
+        self.hub.fence(self.game_id)
         try:
             await self.hub.db(self.hub.repo.finish_game, self.game_id, self.ply, result, rate, snapshot)
         except StalePly:
@@ -578,6 +588,7 @@ class Match:
         the clocks stored with its last move."""
         now = self.hub.now_ms()
         start = Clock.new(self.clock.control, self.info.players).snapshot(now) if self.clock.timed else None
+        self.hub.fence(self.game_id)
         try:
             stored = await self.hub.db(self.hub.repo.take_back, self.game_id, self.ply, keep, start)
         except StalePly:

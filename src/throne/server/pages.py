@@ -18,7 +18,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 from fastapi.templating import Jinja2Templates
 
 from throne import games, i18n
-from throne.server.auth import current_user
+from throne.server.auth import DEFAULT_GUEST_NAME, current_user
 from throne.server.routes.accounts import user_json
 from throne.server.validate import GameId, UserId
 
@@ -63,7 +63,19 @@ async def _render(request: Request, template: str, **context: Any) -> HTMLRespon
     user = await current_user(request)
 
     def tr(key: str, **kw: Any) -> str:
-        return i18n.t(lang, key, **kw)
+        """A text of the catalogue; numbers among its parameters written in the page's language."""
+        shown = {k: num(v) if type(v) in (int, float) else v for k, v in kw.items()}  # not bool
+        return i18n.t(lang, key, **shown)
+
+    def num(n: float) -> str:
+        return i18n.number(lang, n)
+
+    def person_name(person: dict[str, Any]) -> str:
+        """A person's name isolated from the line's direction; the default guest name translated."""
+        name = person["name"]
+        if name == DEFAULT_GUEST_NAME and not person.get("registered"):
+            name = tr("ui.lobby.guest")
+        return f"\u2068{name}\u2069"
 
     def game_name(game_id: str) -> str:
         """The game's name in the page language (its spec's name when the catalogue has none)."""
@@ -76,6 +88,10 @@ async def _render(request: Request, template: str, **context: Any) -> HTMLRespon
         "languages": i18n.LANGUAGES,
         "t": tr,
         "game_name": game_name,
+        "person_name": person_name,
+        "num": num,
+        "rtl": i18n.is_rtl(lang),
+        "guest_name": DEFAULT_GUEST_NAME,
         "user": user_json(user),
         "here": request.url.path + (f"?{request.url.query}" if request.url.query else ""),
     }

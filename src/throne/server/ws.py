@@ -16,7 +16,7 @@ from throne.server.auth import session_user
 from throne.server.caps import Caps
 from throne.server.conn import Conn
 from throne.server.errors import ApiError
-from throne.server.lobby import Hub
+from throne.server.lobby import Hub, person_seat
 from throne.server.logs import GAME_ID
 from throne.server.match import MoveRefused
 from throne.server.sessions import COOKIE, token_hash
@@ -141,7 +141,7 @@ class _Session:
             user = await session_user(hub, self.ws.app.state.signer, self.ws.cookies.get(COOKIE))
             uid = None if user is None else user.id
             occupant = next(
-                (s.id for s in info.seats if uid is not None and s.user_id == uid and s.kind == "human"), None
+                (s.id for s in info.seats if uid is not None and s.user_id == uid and person_seat(s)), None
             )
             self.conn.session_user = uid if occupant is not None else None
         if occupant is None:

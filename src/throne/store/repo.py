@@ -93,6 +93,7 @@ class SeatSpec:
     user_id: int | None = None
     bot: str | None = None
     token_hash: str | None = None
+    side: int | None = None  # the engine seat asked for (None: drawn when the table starts)
 
 
 @dataclass
@@ -106,6 +107,7 @@ class SeatInfo:
     takeover: bool
     registered: bool = False
     left: str | None = None  # why a bot took the seat over (abandoned, resign, timeout)
+    side: int | None = None  # the engine seat asked for at creation, while the table is open
 
 
 @dataclass
@@ -157,6 +159,7 @@ def _info(session: Session, game: Game) -> GameInfo:
             s.takeover,
             registered=username is not None,
             left=s.left,
+            side=s.side,
         )
         for s, username in rows
     ]
@@ -311,6 +314,7 @@ class Repo:
                         bot=spec.bot,
                         token_hash=spec.token_hash,
                         takeover=False,
+                        side=spec.side,
                     )
                 )
             s.flush()
@@ -433,6 +437,7 @@ class Repo:
             s.flush()
             for engine_seat, place in enumerate(order):
                 seats[place].seat = engine_seat
+                seats[place].side = None  # asked for and now given (or not): a live seat is its engine seat
             if isinstance(seed, str):
                 row.secret, row.seed = seed, None
             else:

@@ -13,6 +13,7 @@ from typing import Any
 
 from throne import ai, i18n
 from throne.games import hidden_leaders as hl
+from throne.games.hidden_leaders import moves as hl_moves
 from throne.games.hidden_leaders.cards import GUARDIAN_CARDS
 from throne.games.hidden_leaders.events import events as move_events
 from throne.games.hidden_leaders.fate import FATE_TEXT
@@ -170,24 +171,120 @@ def render_scores(v: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _ask(v: dict[str, Any], input_fn: InputFn, out: OutputFn) -> str:
-    moves = v["legal_moves"]
+def prompt(decision: dict[str, Any]) -> str:
+    """What the decision is for, naming the card being resolved (the web table's catalogue text)."""
+    purpose = decision.get("purpose") or decision["kind"]
+    try:
+        text = i18n.t("en", f"hl.purpose.{purpose}")
+    except i18n.UnknownMessageError:
+        text = decision["prompt"]
+    if decision.get("card"):
+        return i18n.t("en", "ui.hl.prompt_card", card=hl.CARDS[decision["card"]].name, text=text)
+    return text[:1].upper() + text[1:]
+
+
+def option_label(move: str, v: dict[str, Any]) -> str:
+    """A move string with what it does in words (card texts, marker results, face-down places)."""
     d = v["decision"]
-    out(f"\n>> {d['prompt']}")
-    if d.get("card"):
-        out(f"   (resolving {card_text(d['card'])})")
-    for i, m in enumerate(moves, 1):
-        hint = f"  ({FATE_TEXT[m[5:]]})" if m.startswith("fate ") else ""
-        if m.startswith("play ") and m[5:] in hl.CARDS:
-            hint = f"  — {card_text(m[5:])}"
-        out(f"  {i:>2}. {m}{hint}")
+    parsed = hl_moves.parse(move)
+    if parsed.form == "marker" and move in d.get("results", {}):
+        r = d["results"][move]
+        return f"{move}  -> red {r['red']}, green {r['green']}"
+    if move.startswith("fate "):
+        return f"{move}  ({FATE_TEXT[move[5:]]})"
+    if parsed.form == "card" and parsed.cards[0] in hl.CARDS:
+        if parsed.verb == "play":
+            return f"{move}  - {card_text(parsed.cards[0])}"
+        return f"{move}  ({hl.CARDS[parsed.cards[0]].name})"
+    if parsed.form == "hero-down":
+        return f"{move}  (face-down hero {(parsed.index or 0) + 1} of seat {parsed.seat})"
+    if parsed.form == "hero-up" and parsed.cards[0] in hl.CARDS:
+        return f"{move}  ({hl.CARDS[parsed.cards[0]].name} in the party of seat {parsed.seat})"
+    return move
+
+
+def _read(input_fn: InputFn, out: OutputFn, question: str) -> str:
     while True:
-        text = input_fn("Your choice (number or move, 'help', 'q' to quit): ").strip()
+        text = input_fn(question).strip()
         if text in ("q", "quit"):
             raise KeyboardInterrupt
         if text in ("help", "h", "?"):
             out(HELP)
             continue
+        return text
+
+
+def _pick_card(cards: list[str], input_fn: InputFn, out: OutputFn, question: str) -> str:
+    """One card of a numbered list, by number or id."""
+    for i, c in enumerate(cards, 1):
+        out(f"  {i:>2}. {_name(c)}")
+    while True:
+        text = _read(input_fn, out, question)
+        if text.isdigit() and 1 <= int(text) <= len(cards):
+            return cards[int(text) - 1]
+        if text in cards:
+            return text
+        out(f"'{text}' is not one of the cards; type a number from 1 to {len(cards)}.")
+
+
+def _ask_setup(v: dict[str, Any], input_fn: InputFn, out: OutputFn) -> str:
+    """Setup as two choices among the hand (not every pair listed): the card kept, then the card discarded."""
+    moves = v["legal_moves"]
+    hand = list(v["hands"][v["seat"]])
+    while True:
+        keep = _pick_card(hand, input_fn, out, "Card to keep face down (number, 'help', 'q' to quit): ")
+        rest = [c for c in hand if c != keep]
+        drop = _pick_card(rest, input_fn, out, "Card to discard (number): ")
+        move = hl_moves.keep(keep, drop)
+        if move in moves:
+            return move
+        out(f"'{move}' is not a legal setup.")  # pragma: no cover - every pair of distinct cards is legal
+
+
+def _ask_action(v: dict[str, Any], input_fn: InputFn, out: OutputFn) -> str:
+    """The main action: a numbered hand (play one by its number) and a multi-select discard ('d 1 3')."""
+    moves = v["legal_moves"]
+    hand = list(v["hands"][v["seat"]])
+    plays = [hl_moves.card("play", c) for c in hand]
+    for i, c in enumerate(hand, 1):
+        out(f"  {i:>2}. play {_name(c)}")
+    passing = len(hand) + 1
+    out(f"  {passing:>2}. pass")
+    out("  or discard up to 3 hand cards: 'd' and their numbers, e.g. 'd 1 3'")
+    while True:
+        text = _read(input_fn, out, "Your choice (number, 'd' and numbers, a move, 'help', 'q' to quit): ")
+        words = text.split()
+        if text.isdigit() and 1 <= int(text) <= len(hand) and plays[int(text) - 1] in moves:
+            return plays[int(text) - 1]
+        if text.isdigit() and int(text) == passing and hl_moves.PASS in moves:
+            return hl_moves.PASS
+        if words and words[0] in ("d", "discard") and len(words) > 1:
+            picked = [hand[int(w) - 1] if w.isdigit() and 1 <= int(w) <= len(hand) else w for w in words[1:]]
+            move = next((m for m in moves
+                         if m.startswith("discard ") and sorted(m.split()[1:]) == sorted(picked)), None)
+            if move and len(set(picked)) == len(picked):
+                return move
+            out(f"'{text}' is not a discard of 1 to 3 different hand cards; e.g. 'd 1 3'.")
+            continue
+        if text in moves:
+            return text
+        out(f"'{text}' is not one of the options; type a number from 1 to {passing}, or 'd' and numbers.")
+
+
+def _ask(v: dict[str, Any], input_fn: InputFn, out: OutputFn) -> str:
+    moves = v["legal_moves"]
+    d = v["decision"]
+    out(f"\n>> {prompt(d)}")
+    if d.get("card"):
+        out(f"   (resolving {card_text(d['card'])})")
+    if d["kind"] == "setup":
+        return _ask_setup(v, input_fn, out)
+    if d["kind"] == "action":
+        return _ask_action(v, input_fn, out)
+    for i, m in enumerate(moves, 1):
+        out(f"  {i:>2}. {option_label(m, v)}")
+    while True:
+        text = _read(input_fn, out, "Your choice (number or move, 'help', 'q' to quit): ")
         if text.isdigit() and 1 <= int(text) <= len(moves):
             return moves[int(text) - 1]
         if text in moves:

@@ -237,11 +237,32 @@ def view(st: State, seat: int | None) -> dict[str, Any]:
         d["winning_faction"] = scoring.result_faction(st)
         d["winner"] = scoring.winner(st)
     else:
-        who, kind, card, _, _ = rules.decision(st)
+        who, kind, card, opts, _ = rules.decision(st)
         d["to_play"] = who
-        d["decision"] = {"seat": who, "kind": kind, "card": card, "prompt": _prompt(kind, card)}
+        d["decision"] = {"seat": who, "kind": kind, "card": card, "purpose": _purpose(st, kind),
+                         "prompt": _prompt(kind, card)}
+        if kind == "marker":
+            d["decision"]["results"] = {m: _after_markers(st, steps) for m, steps in opts.items()
+                                        if steps is not None}
         d["legal_moves"] = rules.legal_moves(st) if who == seat else []
     return d
+
+
+def _purpose(st: State, kind: str) -> str:
+    """What the pending decision is for: the continuation that receives the answer while a card resolves
+    (`frames.Cont`, e.g. `bury`), else the decision kind of the turn (`setup`, `action`, `draw`,
+    `discard`)."""
+    if st.phase == "resolve" and st.stack:
+        return str(st.stack[-1].get("then") or kind)
+    return str(kind)
+
+
+def _after_markers(st: State, steps: list[tuple[str, int]]) -> dict[str, int]:
+    """Where the red and green markers stand after a marker option (the track result shown with it)."""
+    probe = State()
+    probe.red, probe.green = st.red, st.green
+    probe.move_markers(steps)
+    return {"red": probe.red, "green": probe.green}
 
 
 def _prompt(kind: str, card: str | None) -> str:

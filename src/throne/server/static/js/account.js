@@ -1,5 +1,5 @@
 // Accounts: sign up, log in, guest name, a new password; a player's game history; the leaderboards of both games.
-import { loadCatalog, t } from "./i18n.js";
+import { loadCatalog, t, number, bdi, isolate, personName, dateTime } from "./i18n.js";
 import { api } from "./net.js";
 import { clearError, showError } from "./common.js";
 
@@ -51,8 +51,9 @@ async function submitPassword(event) {
 
 function ratingText(game, rating) {
   if (!rating) return null;
-  const value = rating.system === "glicko2" ? `${Math.round(rating.rating)} ± ${Math.round(rating.rd)}` : `${rating.ordinal.toFixed(1)} (μ ${rating.mu.toFixed(1)})`;
-  return `${t(`ui.game.${game}`)}: ${value} · ${t("ui.board.games")} ${rating.games}`;
+  const one = { minimumFractionDigits: 1, maximumFractionDigits: 1 };
+  const value = rating.system === "glicko2" ? `${number(Math.round(rating.rating))} ± ${number(Math.round(rating.rd))}` : `${number(rating.ordinal, one)} (μ ${number(rating.mu, one)})`;
+  return `${t(`ui.game.${game}`)}: ${value} · ${t("ui.board.games")} ${number(rating.games)}`;
 }
 
 function resultText(game, seat) {
@@ -71,7 +72,7 @@ async function playerPage(root) {
   const userId = root.dataset.userId;
   try {
     const info = await api(`/api/players/${userId}`);
-    $("#player-title").textContent = t("ui.account.history", { name: info.user.name });
+    $("#player-title").textContent = t("ui.account.history", { name: isolate(personName(info.user.name, info.user.registered)) });
     const ratings = Object.entries(info.ratings || {}).map(([game, r]) => ratingText(game, r)).filter(Boolean);
     $("#player-ratings").textContent = ratings.join(" — ");
     const data = await api(`/api/players/${userId}/games?limit=50`);
@@ -81,7 +82,7 @@ async function playerPage(root) {
       const link = document.createElement("a");
       link.href = game.status === "finished" ? `/games/${game.id}/replay` : `/games/${game.id}`;
       link.textContent = game.status === "finished" ? t("ui.table.replay") : t("ui.lobby.spectate");
-      tr.append(cell(String(game.id)), cell(t(`ui.game.${game.game}`)), cell(String(game.players)), cell(resultText(game, game.seat)), cell(new Date(game.created_at).toLocaleString(document.documentElement.lang)), cell(link));
+      tr.append(cell(number(game.id)), cell(t(`ui.game.${game.game}`)), cell(number(game.players)), cell(resultText(game, game.seat)), cell(dateTime(game.created_at)), cell(link));
       body.append(tr);
     }
     $("#history-empty").hidden = data.games.length > 0;
@@ -99,10 +100,10 @@ async function leaderboards() {
       for (const entry of data.entries) {
         const link = document.createElement("a");
         link.href = `/players/${entry.user.id}`;
-        link.textContent = entry.user.name;
-        const rating = entry.rating !== undefined && entry.rating !== null ? Math.round(entry.rating) : (entry.score ?? 0).toFixed(1);
+        link.append(bdi(entry.user.name));
+        const rating = entry.rating !== undefined && entry.rating !== null ? number(Math.round(entry.rating)) : number(entry.score ?? 0, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
         const tr = document.createElement("tr");
-        tr.append(cell(String(entry.rank)), cell(link), cell(String(rating)), cell(String(entry.games)));
+        tr.append(cell(number(entry.rank)), cell(link), cell(rating), cell(number(entry.games)));
         body.append(tr);
       }
       table.parentElement.querySelector(".empty").hidden = data.entries.length > 0;

@@ -25,12 +25,17 @@ export function chatLine(message, { onMute } = {}) {
   const li = document.createElement("li");
   li.dataset.id = String(message.id);
   li.dataset.channel = message.channel;
+  // The name and the text each isolated (<bdi>, dir=auto): a Latin line in a Persian page keeps its order.
   const who = document.createElement("strong");
-  who.textContent = message.channel === "spectators" ? `${message.name} (${t("ui.chat.spectator")})` : message.name;
-  const text = document.createElement("span");
+  const name = document.createElement("bdi");
+  name.textContent = message.name;
+  who.append(name);
+  if (message.channel === "spectators") who.append(` (${t("ui.chat.spectator")})`);
+  const text = document.createElement("bdi");
   text.className = "chat-text";
-  text.textContent = ` ${message.text}`;
-  li.append(who, text);
+  text.dir = "auto";
+  text.textContent = message.text;
+  li.append(who, t("ui.chat.colon"), text);
   if (onMute) {
     const mute = document.createElement("button");
     mute.type = "button";

@@ -2,19 +2,23 @@
 // measured from when the state arrived here (so the two machines' clocks need not agree). The server decides
 // flag falls; this only shows them coming, with a low-time warning.
 
+import { t, number } from "./i18n.js";
+
 const LOW_MS = 20_000;
 
-/** "m:ss" (or "h:mm:ss", or "Nd hh:mm" for correspondence) of a number of milliseconds. */
+/** "m:ss" (or "h:mm:ss", or "N d hh:mm" for correspondence) of a number of milliseconds, in the page's digits
+ * (Persian ۳:۰۵). */
 export function formatMs(ms) {
   const total = Math.max(0, Math.ceil(ms / 1000));
   const days = Math.floor(total / 86400);
   const h = Math.floor((total % 86400) / 3600);
   const m = Math.floor((total % 3600) / 60);
   const s = total % 60;
-  const two = (n) => String(n).padStart(2, "0");
-  if (days > 0) return `${days}d ${two(h)}:${two(m)}`;
-  if (h > 0) return `${h}:${two(m)}:${two(s)}`;
-  return `${m}:${two(s)}`;
+  const two = (n) => number(n, { minimumIntegerDigits: 2 });
+  // digits and colons form one number run: left to right in a right-to-left line too
+  if (days > 0) return t("ui.clock.days", { days, time: `${two(h)}:${two(m)}` });
+  if (h > 0) return `${number(h)}:${two(m)}:${two(s)}`;
+  return `${number(m)}:${two(s)}`;
 }
 
 export class Clocks {
@@ -57,8 +61,8 @@ export class Clocks {
       const left = this.left(seat);
       if (seat === this.clocks.running) row.classList.add("running");
       if (left < LOW_MS && this.clocks.control.kind === "fischer") row.classList.add("low");
-      const name = document.createElement("span");
-      name.textContent = this.names[seat] || `#${seat}`;
+      const name = document.createElement("bdi");
+      name.textContent = this.names[seat] || `#${number(seat)}`;
       const time = document.createElement("span");
       time.className = "clock-time";
       time.textContent = formatMs(left);

@@ -5,6 +5,7 @@
 import { t, cardName, has, number } from "./i18n.js";
 import { EventLog, hiddenEnding } from "./narrate.js";
 import { h } from "./common.js";
+import { promptText, pickedMoves, isMarkerMove, markerSteps, discardMove, setupMove } from "./hidden-decision.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
 
@@ -45,10 +46,10 @@ export function cardEl(card, { own = false, pick = null } = {}) {
     "div",
     { class: `hl-card ${factionClass(card)}${own ? " down-own" : ""}`, "data-card": card, title: `${cardName(card)} — ${faction}\n${markers}\n${ability}` },
     h("span", { class: "name", text: cardName(card) }),
-    faction ? h("span", { class: "muted", text: faction }) : null,
+    faction ? h("span", { class: "muted faction", text: faction }) : null,
     markers && markers !== "—" ? h("span", { class: "markers", text: markers }) : null,
     ability && ability !== "—" ? h("span", { class: "ability", text: ability }) : null,
-    own ? h("span", { class: "muted", text: `(${t("ui.hl.face_down")})` }) : null,
+    own ? h("span", { class: "muted down-label", text: `(${t("ui.hl.face_down")})` }) : null,
   );
   if (pick) el.dataset.pick = pick;
   return el;
@@ -62,7 +63,7 @@ function backEl(pick = null) {
 
 /** Player names per seat from the table summary. */
 function seatLabel(names, seat) {
-  return names[seat] ?? t("ui.lobby.seat", { n: seat });
+  return names[seat] ?? t("ui.lobby.seat", { n: seat + 1 });
 }
 
 /** A localised label for one move string of §7.1 (also used for the public log). */
@@ -97,16 +98,10 @@ export function moveLabel(move, names) {
   return move.split(" ").map((word) => (has(`hl.card.${word}.name`) ? cardName(word) : word)).join(" ");
 }
 
-/** Display order of the options: play a card first, passing and skipping late, multi-card discards last. */
+/** Display order of the buttons: marker options and names first, passing and skipping last. */
 function optionRank(move) {
-  if (move.startsWith("play ")) return 0;
   if (move === "pass" || move === "skip") return 2;
-  if (/^discard \S+ \S+/.test(move)) return 3;
   return 1;
-}
-
-function isMarkerMove(move) {
-  return /^[RG][+-]\d+( [RG][+-]\d+)?$/.test(move);
 }
 
 export class HiddenTable {
@@ -121,6 +116,7 @@ export class HiddenTable {
     this.result = null;
     this.ending = null; // the game-end event, once seen
     this.narrated = false; // the log is built from events (else from public move strings)
+    this.selected = []; // hand cards chosen for a discard of the main action, or [keep, discard] at setup
     this.events = new EventLog($("#log", root), {
       renderer: "hidden-table",
       seat,
@@ -141,7 +137,9 @@ export class HiddenTable {
 
   update(msg) {
     this.view = msg.view;
-    this.legal = msg.legal_moves || [];
+    const legal = msg.legal_moves || [];
+    if (legal.join("|") !== this.legal.join("|")) this.selected = [];
+    this.legal = legal;
     this.result = msg.result || null;
     const events = msg.events || [];
     if (events.length) {
@@ -175,6 +173,7 @@ export class HiddenTable {
 
   play(move) {
     this.legal = [];
+    this.selected = [];
     this.events.unmark(); // you acted: the marks of the others' turns go
     this.markFresh();
     this.send(move);
@@ -266,22 +265,44 @@ export class HiddenTable {
       ...factions.map((f) => h("span", { class: `faction-chip ${f}`, text: factionName(f) })),
     );
     const hand = (view.hands || [])[this.seat];
+    const kind = view.decision && this.legal.length ? view.decision.kind : null;
     if (Array.isArray(hand)) {
       for (const card of hand) {
         const el = cardEl(card, { pick: `hand ${card}` });
-        if (this.legal.includes(`play ${card}`)) {
+        const at = this.selected.indexOf(card);
+        if (at >= 0) {
+          el.classList.add("chosen");
+          const tag = kind === "setup" ? t(at === 0 ? "ui.hl.keep" : "ui.hl.discard") : t("ui.hl.discard");
+          el.prepend(h("span", { class: `chosen-tag${kind === "setup" && at === 0 ? " keep" : ""}`, text: tag }));
+        }
+        if (this.legal.includes(`play ${card}`) && kind === "action") {
           el.append(h("button", { type: "button", class: "play-card", "data-move": `play ${card}`, text: t("ui.hl.play"), onclick: () => this.play(`play ${card}`) }));
         }
         handBox.append(el);
       }
     }
-    const known = view.known || [];
+    this.renderKnown();
+  }
+
+  /** The cards this seat has seen in hidden places, each with where it is now (the engine's `known`). */
+  renderKnown() {
+    const known = this.view.known || [];
     const knownBox = $("#known", this.root);
     knownBox.replaceChildren();
     $("#known-panel", this.root).hidden = known.length === 0;
     for (const entry of known) {
-      if (entry && entry.card) knownBox.append(cardEl(entry.card));
+      if (!entry || !entry.card) continue;
+      knownBox.append(h("div", { class: "known-entry", "data-card": entry.card, "data-where": entry.where }, cardEl(entry.card), h("span", { class: "where", text: this.whereText(entry) })));
     }
+  }
+
+  whereText(entry) {
+    const [zone, seat] = String(entry.where || "").split(" ");
+    const name = seat === undefined ? "" : seatLabel(this.names, Number(seat));
+    if (zone === "wilderness") return t("ui.hl.where.wilderness");
+    if (zone === "hand") return t("ui.hl.where.hand", { name });
+    if (zone === "party") return t("ui.hl.where.party", { name, k: Number(entry.index ?? 0) + 1 });
+    return entry.where || "";
   }
 
   renderZones() {
@@ -294,7 +315,7 @@ export class HiddenTable {
     const count = (pile) => (Array.isArray(pile) ? pile.length : typeof pile === "object" && pile ? pile.count : pile ?? 0);
     const piles = $("#piles", this.root);
     piles.replaceChildren(
-      h("span", { class: "pile", "data-pile": "harbor", text: t("ui.hl.pile_count", { zone: t("hl.zone.harbor"), n: count(view.harbor) }) }),
+      h("span", { class: "pile", "data-pile": "harbor", "data-pick": "harbor", text: t("ui.hl.pile_count", { zone: t("hl.zone.harbor"), n: count(view.harbor) }) }),
       h("span", { class: "pile", "data-pile": "wilderness", text: t("ui.hl.pile_count", { zone: t("hl.zone.wilderness"), n: count(view.wilderness) }) }),
       h("span", { class: "pile", "data-pile": "graveyard", text: t("ui.hl.pile_count", { zone: t("hl.zone.graveyard"), n: count(view.graveyard) }) }),
     );
@@ -333,7 +354,7 @@ export class HiddenTable {
         }
       }
       const toPlay = view.decision ? view.decision.seat : view.to_play;
-      box.append(h("section", { class: `party${toPlay === seat && view.phase !== "over" ? " to-play" : ""}`, "data-seat": seat }, header, cards));
+      box.append(h("section", { class: `party${toPlay === seat && view.phase !== "over" ? " to-play" : ""}`, "data-seat": seat, "data-pick": `seat ${seat}` }, header, cards));
     }
   }
 
@@ -342,7 +363,11 @@ export class HiddenTable {
     const panel = $("#decision", this.root);
     const prompt = $("#decision-prompt", this.root);
     const options = $("#decision-options", this.root);
+    const hint = $("#decision-hint", this.root);
+    const about = $("#decision-card", this.root);
     options.replaceChildren();
+    about.replaceChildren();
+    hint.textContent = "";
     const turn = $("#turn-banner", this.root);
     if (view.phase === "over" || view.is_over) {
       this.root.dataset.over = "true";
@@ -358,82 +383,169 @@ export class HiddenTable {
     this.root.dataset.kind = decision.kind;
     turn.classList.toggle("mine", mine);
     turn.textContent = mine ? t("ui.table.your_turn") : t("ui.hl.waiting_decision", { name: seatLabel(this.names, decision.seat) });
-    panel.hidden = !mine;
-    if (!mine) return;
-    const kindKey = has(`hl.decision.${decision.kind}`) ? `hl.decision.${decision.kind}` : "hl.decision.choice";
-    const about = decision.card ? ` (${cardName(decision.card)})` : "";
-    prompt.textContent = t(kindKey) + about;
+    panel.hidden = false;
+    panel.classList.toggle("waiting", !mine);
+    panel.dataset.kind = decision.kind;
+    panel.dataset.purpose = decision.purpose || decision.kind;
+    const text = promptText(decision);
     prompt.dataset.kind = decision.kind;
-    const about2 = $("#decision-card", this.root);
-    if (about2) {
-      about2.replaceChildren();
-      if (decision.card && has(`hl.card.${decision.card}.text`)) about2.append(cardEl(decision.card));
-    }
+    $("#decision-title", this.root).textContent = mine ? t("ui.hl.decision") : t("ui.hl.waiting_decision", { name: seatLabel(this.names, decision.seat) });
+    prompt.textContent = text;
+    if (decision.card && mine) about.append(cardEl(decision.card));
+    if (!mine) return;
     const fate = view.fate;
     if (fate && Array.isArray(fate.cards)) {
-      options.append(h("div", { class: "cards", id: "fate-cards" }, ...fate.cards.map((kind) => h("div", { class: "hl-card fate-card", "data-fate": kind, "data-pick": `fate ${kind}` }, h("span", { class: "name", text: t(`hl.fate.${kind}`) })))));
+      options.append(h("div", { class: "cards", id: "fate-cards" }, ...fate.cards.map((kind) => h("div", { class: "hl-card fate-card", "data-fate": kind, "data-pick": `fate ${kind}`, title: t("ui.hl.fate", { fate: t(`hl.fate.${kind}`) }) }, h("span", { class: "name", text: t(`hl.fate.${kind}`) })))));
     }
-    const pending = view.pending_cards || [];
-    if (pending.length) {
-      options.append(h("div", { class: "cards", id: "pending-cards" }, ...pending.map((c) => (typeof c === "string" ? c : c && c.card)).filter(Boolean).map((c) => cardEl(c, { pick: `pick ${c}` }))));
+    // Cards the decision holds (drawn, looked at) and Graveyard cards it may take are shown in the panel.
+    const pending = (Array.isArray(view.pending_cards) ? view.pending_cards : []).map((c) => (typeof c === "string" ? c : c && c.card)).filter(Boolean);
+    const grave = (Array.isArray(view.graveyard) ? view.graveyard : []).filter((c) => !pending.includes(c) && this.legal.includes(`pick ${c}`));
+    if (pending.length || grave.length) {
+      options.append(h("div", { class: "cards", id: "pending-cards" }, ...[...pending, ...grave].map((c) => cardEl(c, { pick: `pick ${c}` }))));
     }
-    if (this.legal.some((m) => m.startsWith("keep "))) {
-      options.append(this.setupPicker());
+    if (decision.kind === "setup") {
+      options.append(this.setupControls());
+      hint.textContent = t("ui.hl.hint.setup");
       return;
     }
-    for (const move of [...this.legal].sort((a, b) => optionRank(a) - optionRank(b))) {
-      const label = moveLabel(move, this.names);
-      const button = h("button", { type: "button", "data-move": move, text: label, onclick: () => this.play(move) });
-      if (isMarkerMove(move)) button.classList.add("marker-option");
-      options.append(button);
+    if (decision.kind === "action") {
+      options.append(this.actionControls());
+      hint.textContent = t("ui.hl.hint.action");
+      return;
     }
+    // Moves that a card, pile or party on the table stands for are chosen by clicking it; the others are buttons.
+    const picks = [...this.root.querySelectorAll("#hidden-ui [data-pick]")].map((el) => el.dataset.pick);
+    const onTable = new Set(pickedMoves(picks, this.legal).values());
+    const buttons = h("div", { class: "option-buttons" });
+    for (const move of [...this.legal].sort((a, b) => optionRank(a) - optionRank(b))) {
+      if (onTable.has(move) && !move.startsWith("seat ")) continue;
+      buttons.append(this.optionButton(move, decision));
+    }
+    if (buttons.childElementCount) options.append(buttons);
+    if ([...onTable].some((m) => !m.startsWith("seat "))) hint.textContent = t("ui.hl.hint.click");
   }
 
-  /** Setup: pick the card kept face down, then the card discarded, among the listed pairs. */
-  setupPicker() {
-    const pairs = this.legal.map((m) => /^keep (\S+) discard (\S+)$/.exec(m)).filter(Boolean);
-    const keeps = [...new Set(pairs.map((p) => p[1]))];
-    const keepSel = h("select", { id: "setup-keep", "aria-label": t("ui.hl.keep") }, ...keeps.map((c) => h("option", { value: c, text: cardName(c) })));
-    const discardSel = h("select", { id: "setup-discard", "aria-label": t("ui.hl.discard") });
-    const fill = () => {
-      discardSel.replaceChildren(...pairs.filter((p) => p[1] === keepSel.value).map((p) => h("option", { value: p[2], text: cardName(p[2]) })));
-    };
-    keepSel.addEventListener("change", fill);
-    fill();
-    const confirm = h("button", {
-      type: "button",
-      id: "setup-confirm",
-      text: t("ui.table.confirm"),
-      onclick: () => this.play(`keep ${keepSel.value} discard ${discardSel.value}`),
-    });
+  /** One button for a move that no element on the table stands for (markers with their result, names, pass). */
+  optionButton(move, decision) {
+    const button = h("button", { type: "button", "data-move": move, onclick: () => this.play(move) });
+    const result = decision.results && decision.results[move];
+    if (isMarkerMove(move)) {
+      button.classList.add("marker-option");
+      button.append(h("span", { class: "steps", text: markerSteps(move) }));
+      if (result) button.append(h("span", { class: "result", text: t("ui.hl.marker_result", { red: number(result.red), green: number(result.green) }) }));
+      return button;
+    }
+    let m;
+    if ((m = /^seat (\d+)$/.exec(move))) {
+      const seat = Number(m[1]);
+      button.textContent = seatLabel(this.names, seat) + (seat === this.seat ? ` (${t("ui.table.you")})` : "");
+      return button;
+    }
+    if ((m = /^faction (\S+)$/.exec(move))) {
+      button.classList.add("faction-option", `faction-${m[1]}`);
+      button.textContent = factionName(m[1]);
+      return button;
+    }
+    button.textContent = moveLabel(move, this.names);
+    return button;
+  }
+
+  /** Setup: the first hand card clicked is kept face down, the second discarded; a confirm sends both. */
+  setupControls() {
+    const [keep, drop] = this.selected;
+    const move = keep && drop ? setupMove(keep, drop, this.legal) : null;
+    const status = h(
+      "p",
+      { class: "selection", id: "setup-status" },
+      `${t("ui.hl.keep")}: `,
+      h("strong", { text: keep ? cardName(keep) : "—" }),
+      ` · ${t("ui.hl.discard")}: `,
+      h("strong", { text: drop ? cardName(drop) : "—" }),
+    );
     return h(
       "div",
-      { class: "actions" },
-      h("p", { text: t("ui.hl.setup_hint") }),
-      h("label", {}, `${t("ui.hl.keep")} `, keepSel),
-      h("label", {}, `${t("ui.hl.discard")} `, discardSel),
-      confirm,
+      { class: "option-buttons" },
+      status,
+      h("button", { type: "button", id: "setup-confirm", disabled: !move, text: t("ui.table.confirm"), onclick: () => move && this.play(move) }),
+      this.selected.some(Boolean) ? h("button", { type: "button", class: "secondary", id: "selection-clear", text: t("ui.table.cancel"), onclick: () => this.select([]) }) : null,
     );
+  }
+
+  /** Main action: the Play button of a hand card, or the selected hand cards discarded together, or pass. */
+  actionControls() {
+    const move = discardMove(this.selected, this.legal);
+    const n = this.selected.length;
+    return h(
+      "div",
+      { class: "option-buttons" },
+      h("button", {
+        type: "button",
+        id: "discard-confirm",
+        disabled: !move,
+        "data-move": move || null,
+        text: n ? t("ui.hl.discard_selected", { n, cards: this.selected.map(cardName).join(t("ui.list.sep")) }) : t("ui.hl.discard_none"),
+        onclick: () => move && this.play(move),
+      }),
+      n ? h("button", { type: "button", class: "secondary", id: "selection-clear", text: t("ui.table.cancel"), onclick: () => this.select([]) }) : null,
+      this.legal.includes("pass") ? h("button", { type: "button", class: "secondary", "data-move": "pass", text: t("ui.hl.pass"), onclick: () => this.play("pass") }) : null,
+    );
+  }
+
+  select(cards) {
+    this.selected = cards;
+    this.render();
+  }
+
+  /** A hand card clicked while setting up (keep, then discard) or choosing cards to discard (toggle). */
+  toggleHand(card) {
+    const kind = this.view.decision && this.view.decision.kind;
+    const sel = this.selected.slice();
+    const at = sel.indexOf(card);
+    if (kind === "setup") {
+      let [keep = null, drop = null] = sel;
+      if (card === keep) keep = null;
+      else if (card === drop) drop = null;
+      else if (!keep) keep = card;
+      else drop = card;
+      this.select([keep, drop]);
+      return;
+    }
+    if (at >= 0) sel.splice(at, 1);
+    else sel.push(card);
+    this.select(sel);
   }
 
   /** Cards on the table that a legal move names become clickable (and keyboard-focusable). */
   markPickable() {
-    const legal = new Set(this.legal);
+    const kind = this.view.decision && this.legal.length ? this.view.decision.kind : null;
+    const selecting = kind === "setup" || kind === "action";
+    const moves = pickedMoves([...this.root.querySelectorAll("[data-pick]")].map((el) => el.dataset.pick), this.legal);
     for (const el of this.root.querySelectorAll("[data-pick]")) {
       const pick = el.dataset.pick;
-      const move = legal.has(pick) ? pick : legal.has(`draw ${pick}`) ? `draw ${pick}` : null;
-      if (!move) continue;
+      let act = null;
+      if (selecting && pick.startsWith("hand ") && el.closest("#my-hand")) {
+        const card = pick.slice(5);
+        act = () => this.toggleHand(card);
+        el.setAttribute("aria-pressed", String(this.selected.includes(card)));
+      } else if (moves.has(pick) && !selecting) {
+        const move = moves.get(pick);
+        el.dataset.move = move;
+        act = () => this.play(move);
+      }
+      if (!act) continue;
       el.classList.add("pickable");
       el.setAttribute("tabindex", "0");
       el.setAttribute("role", "button");
       el.addEventListener("click", (event) => {
         if (event.target.closest("button")) return;
-        this.play(move);
+        if (event.target.closest(".pickable") !== el) return; // the innermost clickable element decides
+        act();
       });
       el.addEventListener("keydown", (event) => {
+        if (event.target !== el) return;
         if (event.key === "Enter" || event.key === " ") {
           event.preventDefault();
-          this.play(move);
+          act();
         }
       });
     }

@@ -67,3 +67,24 @@ export function list(items, type = "conjunction") {
 export function isolate(text) {
   return `\u2068${text}\u2069`;
 }
+
+/** A <bdi> element holding `text` (a person's name, notation): its direction never mixes with the line's. */
+export function bdi(text, className = "") {
+  const el = document.createElement("bdi");
+  if (className) el.className = className;
+  el.textContent = String(text);
+  return el;
+}
+
+/** The server's name for a guest who gave none (throne.server.auth.DEFAULT_GUEST_NAME). */
+export const DEFAULT_GUEST_NAME = "Guest";
+
+/** A person's name as shown: the default guest name in the page's language, any chosen name as written. */
+export function personName(name, registered = false) {
+  return name === DEFAULT_GUEST_NAME && !registered ? t("ui.lobby.guest") : name;
+}
+
+/** A date and time in the page's language and calendar digits. */
+export function dateTime(value) {
+  return new Intl.DateTimeFormat(language, { dateStyle: "medium", timeStyle: "short" }).format(new Date(value));
+}

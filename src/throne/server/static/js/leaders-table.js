@@ -2,7 +2,7 @@
 // built only from the legal move strings of the current state. A click that does nothing legal says why in a
 // short message over the board; "End actions" asks first while a piece could still act (a setting, kept in
 // localStorage, turns that off); a banner announces a turn of two recruitments (North's first turn).
-import { t, pieceName, has, number, lang } from "./i18n.js";
+import { t, pieceName, has, number, lang, bdi } from "./i18n.js";
 import { drawBoard } from "./leaders-board.js";
 import { pieceIcon } from "./leaders-pieces.js";
 import { choices, cellsOf } from "./leaders-moves.js";
@@ -475,12 +475,7 @@ export class LeadersTable {
     list.replaceChildren();
     for (const turn of groupTurns(this.moves)) {
       const li = document.createElement("li");
-      for (const move of turn) {
-        const span = document.createElement("span");
-        span.className = "mv";
-        span.textContent = move;
-        li.append(span, " ");
-      }
+      for (const move of turn) li.append(bdi(move, "mv"), " "); // notation stays left to right in RTL pages
       list.appendChild(li);
     }
     list.scrollTop = list.scrollHeight;

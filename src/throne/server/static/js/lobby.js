@@ -1,6 +1,6 @@
 // The lobby: play a bot in one click (level, side), create a table (players, side, bots and levels, rated,
 // private; rated constraints checked as the form is filled), list open and live tables with join / watch.
-import { loadCatalog, t, has, botName, lang, number } from "./i18n.js";
+import { loadCatalog, t, has, botName, lang, number, personName } from "./i18n.js";
 import { api, saveToken } from "./net.js";
 import { showError } from "./common.js";
 import { fillTimeControls, chosenTimeControl } from "./time-control.js";
@@ -166,7 +166,7 @@ function fillSeats() {
     select.value = defaultLevel(levels(game));
     select.addEventListener("change", checkRated);
     const label = document.createElement("label");
-    label.append(`${t("ui.lobby.seat", { n: num(seat) })} `, select);
+    label.append(`${t("ui.lobby.seat", { n: num(seat + 1) })} `, select); // people count seats from 1
     box.append(label);
   }
   const side = $("#create-side");
@@ -242,7 +242,7 @@ async function create(event) {
 function seatNode(s) {
   if (s.kind === "open") return document.createTextNode(t("ui.lobby.open_seat"));
   if (s.kind === "bot") return document.createTextNode(t("ui.lobby.bot", { level: botName(s.bot || s.name) }));
-  return bdi(s.name === "Guest" && !s.registered ? t("ui.lobby.guest") : s.name); // the default guest name
+  return bdi(personName(s.name, s.registered));
 }
 
 /** The seats as a list in the page's language, each person's name isolated. */

@@ -1,7 +1,7 @@
 // Plain-language sentences for the engine's move events (state messages and replays carry them; the server
 // never lets an event name a card this seat may not see). Names are isolated with <bdi> so that a Latin
 // name inside a Persian sentence (or the reverse) keeps its order. No rule lives here: only wording.
-import { t, cardName, pieceName, lang } from "./i18n.js";
+import { t, cardName, pieceName, lang, number } from "./i18n.js";
 
 const OWNED = new Set(["bury", "place", "take", "return", "turn-up", "turn-down"]);
 const ZONE_KEYS = { tavern: "hl.zone.tavern", harbor: "hl.zone.harbor", wilderness: "hl.zone.wilderness", graveyard: "hl.zone.graveyard" };
@@ -19,7 +19,7 @@ export function fill(key, params = {}) {
     if (value instanceof Node) frag.append(value);
     else {
       const bdi = document.createElement("bdi");
-      bdi.textContent = value === undefined ? m[0] : String(value);
+      bdi.textContent = value === undefined ? m[0] : typeof value === "number" ? number(value) : String(value);
       if (bdi.textContent.length <= 24) bdi.className = "nw"; // names and cells never break; phrases may
       frag.append(bdi);
     }

@@ -1,6 +1,6 @@
 // The replay viewer: steps forward and back through the views the server stored for a game (a finished
 // Hidden Leaders game is fully revealed), drawn by the renderer the game's spec names (game.renderer).
-import { loadCatalog, t, cardName, botName } from "./i18n.js";
+import { loadCatalog, t, cardName, pieceName, botName, personName, bdi, list } from "./i18n.js";
 import { api } from "./net.js";
 import { showError } from "./common.js";
 import { drawBoard } from "./leaders-board.js";
@@ -26,7 +26,9 @@ function showLeaders(view) {
   renderMarket($("#market"), view);
   const side = t(view.to_play === 0 ? "ui.leaders.south" : "ui.leaders.north");
   $("#turn-banner").textContent = view.is_over ? t("ui.table.game_over") : `${t("ui.leaders.turn_of", { side })} — ${t(`ui.leaders.phase.${view.phase}`)}`;
-  $("#acted").textContent = t("ui.leaders.acted", { pieces: (view.acted || []).join(", ") || t("ui.leaders.none") });
+  // names, as the live table shows them (the codes stay in the notation)
+  const acted = view.acted && view.acted.length ? list(view.acted.map(pieceName)) : t("ui.leaders.none");
+  $("#acted").textContent = t("ui.leaders.acted", { pieces: acted });
   const banner = $("#result");
   banner.hidden = !view.is_over;
   banner.textContent = resultText(view, null);
@@ -45,8 +47,8 @@ function showHidden(view) {
   hands.replaceChildren();
   (view.hands || []).forEach((hand, seat) => {
     const p = document.createElement("p");
-    const list = Array.isArray(hand) ? hand.map(cardName).join(", ") : t("ui.hl.hand_count", { n: hand && hand.count !== undefined ? hand.count : 0 });
-    p.textContent = `${names[seat] ?? seat}: ${list}`;
+    const cards = Array.isArray(hand) ? list(hand.map(cardName)) : t("ui.hl.hand_count", { n: hand && hand.count !== undefined ? hand.count : 0 });
+    p.append(bdi(names[seat] ?? seat), t("ui.chat.colon"), cards);
     hands.append(p);
   });
   const banner = $("#result");
@@ -66,13 +68,17 @@ function showGeneric(view) {
   if (over) banner.textContent = winnerText(result, null, names);
 }
 
+/** "name: move" with the name isolated (a Latin name in a Persian line keeps its place). */
 function seatMove(step, label) {
-  return step.move ? `${names[step.seat] ?? step.seat}: ${label(step.move)}` : "";
+  if (!step.move) return "";
+  const frag = document.createDocumentFragment();
+  frag.append(bdi(names[step.seat] ?? step.seat), t("ui.chat.colon"), label(step.move));
+  return frag;
 }
 
 /** The renderers a spec may name: the panel each shows, what it sets up, how it draws a step and its move. */
 const RENDERERS = {
-  "leaders-table": { ui: "#leaders-ui", start: listMoves, show: showLeaders, move: (step) => step.move || "" },
+  "leaders-table": { ui: "#leaders-ui", start: listMoves, show: showLeaders, move: (step) => (step.move ? bdi(step.move, "mv") : "") },
   "hidden-table": {
     ui: "#hidden-ui",
     start: () => {
@@ -93,7 +99,7 @@ function show() {
   if (!steps.length) return;
   const step = steps[index];
   $("#replay-step").textContent = step.ply === 0 ? t("ui.replay.start") : t("ui.replay.step", { n: step.ply, total: steps[steps.length - 1].ply });
-  $("#replay-move").textContent = renderer().move(step);
+  $("#replay-move").replaceChildren(renderer().move(step));
   if (told) {
     told.clear();
     told.add(step.events || []);
@@ -126,7 +132,7 @@ function listMoves() {
     button.type = "button";
     button.className = "secondary mv";
     button.dataset.index = i;
-    button.textContent = step.move;
+    button.append(bdi(step.move));
     button.addEventListener("click", () => go(i));
     li.append(button);
     list.append(li);
@@ -137,7 +143,7 @@ async function main() {
   await loadCatalog(document.documentElement.lang);
   try {
     game = (await api(`/api/games/${gameId}`)).game;
-    names = game.seats.map((s) => (s.kind === "bot" ? t("ui.table.bot_seat", { n: s.seat, level: botName(s.bot || s.name) }) : s.name || "?"));
+    names = game.seats.map((s) => (s.kind === "bot" ? t("ui.table.bot_seat", { n: s.seat + 1, level: botName(s.bot || s.name) }) : personName(s.name || "?", s.registered)));
     const data = await api(`/api/games/${gameId}/replay?start=0&limit=1000`);
     steps = data.steps || [];
     result = game.result;

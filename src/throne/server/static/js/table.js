@@ -1,6 +1,6 @@
 // A game page: finds this browser's seat (token), opens the game socket, and hands every state to the
 // table renderer the game's spec names (summary.renderer). Waiting tables show their seats and a join button.
-import { loadCatalog, t, botName, number, isolate } from "./i18n.js";
+import { loadCatalog, t, botName, number, isolate, personName } from "./i18n.js";
 import { GameSocket, api, savedToken, saveToken } from "./net.js";
 import { LeadersTable } from "./leaders-table.js";
 import { HiddenTable, setGameData } from "./hidden-table.js";
@@ -53,9 +53,9 @@ function renderer() {
 function seatNames() {
   return (summary ? summary.seats : []).map((s) => {
     if (s.kind === "open") return t("ui.lobby.open_seat");
-    if (s.kind === "bot" && s.takeover) return t("ui.table.bot_takeover", { name: s.name });
-    if (s.kind === "bot") return t("ui.table.bot_seat", { n: number(s.seat), level: botName(s.bot || s.name) });
-    return s.name === "Guest" && !s.registered ? t("ui.lobby.guest") : s.name; // the default guest name, translated
+    if (s.kind === "bot" && s.takeover) return t("ui.table.bot_takeover", { name: isolate(personName(s.name, s.registered)) });
+    if (s.kind === "bot") return t("ui.table.bot_seat", { n: number(s.seat + 1), level: botName(s.bot || s.name) }); // seats from 1
+    return personName(s.name, s.registered);
   });
 }
 
@@ -66,7 +66,7 @@ function renderSeats() {
   names.forEach((name, i) => {
     const li = document.createElement("li");
     li.dataset.seat = i;
-    let text = t("ui.table.seat_name", { name: isolate(name), seat: number(i) });
+    let text = t("ui.table.seat_name", { name: isolate(name), seat: number(i + 1) });
     const label = renderer().seatLabel;
     if (label && summary.status !== "open") text += ` — ${label(i)}`;
     if (i === seat) text += ` (${t("ui.table.you")})`;

@@ -1,0 +1,615 @@
+"""One node of a cluster: it owns some live games (leases), serves its own sockets of any game, and talks to
+the other nodes through Redis.
+
+Channels (Redis pub/sub):
+- `throne:n:<node>`: requests to this node (a move, a table control or a seat's current `state` for a game it
+  owns) and the answers to the requests it sent;
+- `throne:r:<game>`: the room of a game, which every node with a socket of that game (and its owner) listens
+  to: the owner's `state` messages (one per seat and one for spectators, computed once on the owner; each
+  node forwards a seat's message to that seat's sockets only), table summaries, chat and presence notes;
+- `throne:orphans`: a node handing its games over (graceful shutdown) tells the others to claim them now.
+
+The owner's `state` messages are published by a script that first compares the game's lease with the
+owner's fencing token (`Leases.publish`), so a node that lost a game can no longer reach other nodes'
+sockets; before a move is committed the owner checks its own lease deadline (`holds`), and the move log's
+guarded `(game, ply)` append refuses a writer whose position is stale.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import random
+import secrets
+import socket
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import orjson
+import redis.asyncio as aioredis
+
+from throne.server.chat import readable
+from throne.server.cluster.lease import PREFIX, PUBLISH_SCRIPT, Leases, lease_key
+from throne.server.conn import Conn, encode
+from throne.server.errors import ApiError
+from throne.server.games import kind_of, rebuild
+from throne.server.match import Match, MoveRefused
+from throne.store.repo import NotFound
+
+
+def dumps(obj: Any) -> bytes:
+    return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS)
+
+
+loads: Callable[[Any], Any] = orjson.loads
+
+if TYPE_CHECKING:
+    from throne.server.lobby import Hub
+
+log = logging.getLogger(__name__)
+
+ORPHANS = PREFIX + "orphans"
+NODES = PREFIX + "nodes"
+SPECTATORS = "s"  # the key of the spectators' message in a room's `state` note
+REINDEX_EVERY = 30.0  # seconds between two listings of the store's live games into the orphan index
+
+
+def node_channel(node: str) -> str:
+    return f"{PREFIX}n:{node}"
+
+
+def room_channel(game: int) -> str:
+    return f"{PREFIX}r:{game}"
+
+
+def presence_key(game: int) -> str:
+    return f"{PREFIX}p:{game}"
+
+
+@dataclass
+class Presence:
+    """The sockets one node has for one game."""
+
+    occupants: set[int] = field(default_factory=set)
+    seats: set[int] = field(default_factory=set)
+    spectators: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"o": sorted(self.occupants), "s": sorted(self.seats), "n": self.spectators}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Presence:
+        return cls(set(data.get("o", ())), set(data.get("s", ())), int(data.get("n", 0)))
+
+
+def _seat_key(seat: int | None) -> str:
+    return SPECTATORS if seat is None else str(seat)
+
+
+class Cluster:
+    """The node's part of the cluster, attached to its hub as `hub.cluster`."""
+
+    def __init__(self, hub: Hub, url: str, *, lease_ttl: float = 5.0, node: str | None = None) -> None:
+        self.hub = hub
+        self.node = node or f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
+        self.redis = aioredis.from_url(url)
+        self.leases = Leases(self.redis, self.node, lease_ttl)
+        self.ttl = lease_ttl
+        self.route_wait = 2 * lease_ttl + 3.0  # how long a routed request looks for an owner
+        self.reply_wait = 10.0  # how long it waits for the owner's answer once delivered
+        self._pubsub = self.redis.pubsub()
+        self._watched: set[int] = set()
+        self._sub_lock = asyncio.Lock()
+        self._remote: dict[int, dict[str, Presence]] = {}  # game -> node -> its sockets there
+        self._alive: set[str] = set()
+        self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._published: dict[int, int] = {}  # game -> the ply of its last published state
+        self._outbox: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
+        self._scan_now = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._background: set[asyncio.Task[Any]] = set()
+        self._claiming: set[int] = set()
+        self.stopping = False
+
+    # ---- life cycle ----------------------------------------------------------------------------------------
+    async def start(self) -> None:
+        """Joins: listens to its channel, makes the store's live games claimable, claims orphans."""
+        await self.redis.ping()
+        await self._pubsub.subscribe(node_channel(self.node), ORPHANS)
+        await self._heartbeat()
+        self._tasks = [
+            asyncio.create_task(self._listen(), name="cluster-listen"),
+            asyncio.create_task(self._publisher(), name="cluster-publish"),
+            asyncio.create_task(self._keeper(), name="cluster-leases"),
+        ]
+        await self._reindex()
+        self._scan_now.set()
+        log.info("cluster node %s joined (lease time %.1f s)", self.node, self.ttl)
+
+    async def stop(self) -> None:
+        """Graceful shutdown: every game this node owns is stopped (clocks stored) and handed over — its
+        lease released at once and the other nodes told to claim it — instead of waiting out the lease."""
+        self.stopping = True
+        handed = []
+        for game, match in list(self.hub.matches.items()):
+            with contextlib.suppress(Exception):
+                await match.stop()
+            match.refuse_pending("owner_moved", "the game moved to another server; send it again")
+            self.hub.matches.pop(game, None)
+            with contextlib.suppress(Exception):
+                if await self.leases.release(game, done=False):
+                    handed.append(game)
+        with contextlib.suppress(Exception):
+            if handed:
+                await self.redis.publish(ORPHANS, dumps({"from": self.node, "games": handed}))
+            await self.redis.zrem(NODES, self.node)
+        log.info("cluster node %s left; %d games handed over", self.node, len(handed))
+        for task in [*self._tasks, *self._background]:
+            task.cancel()
+        # Bounded: a pub/sub connection cancelled mid-read may never close cleanly, and the process exits.
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await asyncio.wait_for(asyncio.gather(*self._tasks, return_exceptions=True), 2.0)
+        for closing in (self._pubsub.aclose(), self.redis.aclose()):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(closing, 2.0)
+
+    async def ready(self) -> str | None:
+        """None when Redis answers; else why not (readiness)."""
+        try:
+            await asyncio.wait_for(self.redis.ping(), 2.0)
+        except Exception as exc:
+            return f"redis is unreachable: {exc}"
+        return None
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    # ---- leases --------------------------------------------------------------------------------------------
+    def holds(self, game: int) -> bool:
+        return self.leases.holds(game)
+
+    async def claim_new(self, game: int) -> bool:
+        """A table that just started here: this node owns it (False if the lease could not be taken)."""
+        try:
+            if await self.leases.claim(game) is None:
+                return False
+        except Exception:
+            log.exception("game %s: no lease for the new game; another node will claim it", game)
+            with contextlib.suppress(Exception):
+                await self.leases.index([game])
+            return False
+        await self.watch(game)
+        await self._load_presence(game)  # sockets of the open table on other nodes get the first state
+        return True
+
+    async def finished(self, game: int) -> None:
+        """The game ended: its lease is given up and the game forgotten by the orphan index."""
+        with contextlib.suppress(Exception):
+            await self.leases.release(game, done=True)
+        self._published.pop(game, None)
+        await self._unwatch_if_idle(game)
+
+    async def _keeper(self) -> None:
+        """Renews this node's leases (a third of the lease time apart), drops the games it lost, and claims
+        orphans: games whose owner died or handed them over."""
+        last_index = time.monotonic()
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._scan_now.wait(), self.ttl / 3)
+            self._scan_now.clear()
+            try:
+                for game in await self.leases.renew():
+                    await self._drop(game)
+                await self._heartbeat()
+                if time.monotonic() - last_index > REINDEX_EVERY:
+                    last_index = time.monotonic()
+                    await self._reindex()
+                if not self.stopping:
+                    orphans = await self.leases.orphans()
+                    random.shuffle(orphans)  # nodes scanning at once start on different games
+                    for game in orphans:
+                        await self._adopt(game)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("cluster: lease upkeep failed; retrying")
+            for game, match in list(self.hub.matches.items()):  # a lease that ran out between renewals
+                if not self.leases.holds(game) and not match.over:
+                    await self._drop(game)
+
+    async def _heartbeat(self) -> None:
+        now = int(time.time() * 1000)
+        await self.redis.zadd(NODES, {self.node: now})
+        alive = await self.redis.zrangebyscore(NODES, now - int(3000 * self.ttl), "+inf")
+        self._alive = {a.decode() if isinstance(a, bytes) else a for a in alive}
+        for game, nodes in list(self._remote.items()):
+            gone = [n for n in nodes if n not in self._alive]
+            for n in gone:
+                del nodes[n]
+            if gone:
+                self._presence_changed(game)
+
+    async def _reindex(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.leases.index(await self.hub.db(self.hub.repo.games_with_status, "live"))
+
+    async def _adopt(self, game: int) -> None:
+        """Claims an orphan, rebuilds it from its seed and move log and continues it here."""
+        hub = self.hub
+        if game in hub.matches or game in self._claiming:
+            return
+        self._claiming.add(game)
+        try:
+            if await self.leases.claim(game) is None:
+                return
+            try:
+                info = await hub.db(hub.repo.get_game, game)
+            except NotFound:
+                await self.leases.release(game, done=True)
+                return
+            if info.status != "live":
+                await self.leases.release(game, done=True)
+                return
+            moves = await hub.db(hub.repo.moves, game)
+            kind = kind_of(info.game)
+            state = await hub.cpu(rebuild, kind, info, moves)
+            info.ply = len(moves)
+            await self.watch(game)
+            await self._load_presence(game)
+            if not self.leases.holds(game) or self.stopping:
+                await self.leases.release(game, done=False)
+                return
+            match = hub._start_match(info, kind, state)
+            self._published.pop(game, None)
+            log.info("game %s claimed by node %s at ply %d", game, self.node, info.ply)
+            hub.broadcast_state(match)  # sockets that reconnected meanwhile resume from here
+        except Exception:
+            log.exception("game %s: claim failed; handing it back", game)
+            with contextlib.suppress(Exception):
+                await self.leases.release(game, done=False)
+        finally:
+            self._claiming.discard(game)
+
+    async def _drop(self, game: int) -> None:
+        """This node lost the lease of `game` (it expired): it stops acting for it at once."""
+        match = self.hub.matches.pop(game, None)
+        self.leases.held.pop(game, None)
+        if match is None:
+            return
+        log.warning("game %s: node %s lost its lease; another node continues the game", game, self.node)
+        await match.halt()
+        match.refuse_pending("owner_moved", "the game moved to another server; send it again")
+        await self._unwatch_if_idle(game)
+
+    # ---- rooms and presence --------------------------------------------------------------------------------
+    async def watch(self, game: int) -> None:
+        """Listens to the room of `game` (idempotent)."""
+        if game in self._watched:
+            return
+        async with self._sub_lock:
+            if game not in self._watched:
+                await self._pubsub.subscribe(room_channel(game))
+                self._watched.add(game)
+
+    async def _unwatch_if_idle(self, game: int) -> None:
+        if game in self.hub.matches or self.hub.rooms.get(game):
+            return
+        async with self._sub_lock:
+            if game in self._watched and game not in self.hub.matches and not self.hub.rooms.get(game):
+                self._watched.discard(game)
+                self._remote.pop(game, None)
+                with contextlib.suppress(Exception):
+                    await self._pubsub.unsubscribe(room_channel(game))
+
+    def conns_changed(self, game: int) -> None:
+        """A socket of `game` came or went on this node: the other nodes are told (presence)."""
+        hub = self.hub
+        mine = Presence(
+            {c.occupant for c in hub.seated.get(game, ()) if c.occupant is not None and not c.closed},
+            {c.seat for c in hub.seated.get(game, ()) if c.seat is not None and not c.closed},
+            len(hub.rooms.get(game, ())) - len(hub.seated.get(game, ())),
+        )
+        empty = not hub.rooms.get(game)
+        self._outbox.put_nowait(("presence", game, None if empty else mine))
+
+        async def follow() -> None:
+            if empty:
+                await self._unwatch_if_idle(game)
+            else:
+                await self.watch(game)
+
+        self._spawn(follow())
+
+    def remote_presence(self, game: int) -> list[Presence]:
+        return [p for n, p in self._remote.get(game, {}).items() if n in self._alive and n != self.node]
+
+    async def _load_presence(self, game: int) -> None:
+        entries = await self.redis.hgetall(presence_key(game))
+        nodes = self._remote.setdefault(game, {})
+        for node, raw in entries.items():
+            name = node.decode() if isinstance(node, bytes) else node
+            if name != self.node:
+                nodes[name] = Presence.from_json(loads(raw))
+
+    def _presence_changed(self, game: int) -> None:
+        match = self.hub.matches.get(game)
+        if match is not None:
+            match.presence_changed()
+
+    # ---- publishing ----------------------------------------------------------------------------------------
+    def publish_state(
+        self,
+        match: Match,
+        cache: dict[int | None, dict[str, Any]],
+        legal: list[str] | None = None,
+        clocks: dict[str, Any] | None = None,
+    ) -> None:
+        """Fans the owner's `state` messages out to the other nodes: one per seat and one for spectators,
+        the views, legal moves and clocks reused where the local broadcast already computed them."""
+        game = match.game_id
+        if not self.remote_presence(game):
+            self._published[game] = match.ply
+            return  # no other node has a socket of this game
+        hub = self.hub
+        since = self._published.get(game)
+        status = "finished" if match.over else "live"
+        result = match.result
+        bots = frozenset(s.seat for s in match.info.seats if s.kind != "human")
+        views: dict[str, Any] = {}
+        for seat in (None, *range(match.info.players)):
+            events = match.events.since(since, match.ply, seat)
+            message = hub.state_message(
+                game, match.kind, match.state, match.ply, status, result, seat, cache, bots, events, match,
+                legal, clocks if clocks is not None else match.clocks(),
+            )  # fmt: skip
+            if message["your_turn"]:
+                legal = message["legal_moves"]
+            views[_seat_key(seat)] = message
+        self._published[game] = match.ply
+        seats = {s.id: s.seat for s in match.info.seats}  # a socket seated while the table was open
+        note = {"t": "state", "from": self.node, "ply": match.ply, "views": views, "seats": seats}
+        self._outbox.put_nowait(("fenced", game, room_channel(game), dumps(note)))
+
+    def publish_room(self, game: int, note: dict[str, Any]) -> None:
+        """A note for the other nodes' sockets of a game: {"t": "all", "msg": …} goes to every socket,
+        {"t": "seats", "msgs": {seat: …}} to each seat's sockets only ("s": spectators), chat by channel."""
+        self._outbox.put_nowait(("plain", room_channel(game), dumps({**note, "from": self.node})))
+
+    async def _publisher(self) -> None:
+        """Sends the outbox in order, in pipelines: whatever queued up while one was sent goes in the next."""
+        while True:
+            batch = [await self._outbox.get()]
+            while not self._outbox.empty() and len(batch) < 256:
+                batch.append(self._outbox.get_nowait())
+            pipe = self.redis.pipeline(transaction=False)
+            fenced: list[int | None] = []
+            for item in batch:
+                if item[0] == "fenced":
+                    _, game, channel, payload = item
+                    token = self.leases.token(game)
+                    if token is None:
+                        continue
+                    pipe.eval(PUBLISH_SCRIPT, 1, lease_key(game), f"{self.node}|{token}", channel, payload)
+                    fenced.append(game)
+                elif item[0] == "plain":
+                    pipe.publish(item[1], item[2])
+                    fenced.append(None)
+                else:  # presence
+                    _, game, mine = item
+                    if mine is None:
+                        pipe.hdel(presence_key(game), self.node)
+                        note = {"t": "presence", "from": self.node, "p": None}
+                    else:
+                        pipe.hset(presence_key(game), self.node, dumps(mine.to_json()))
+                        note = {"t": "presence", "from": self.node, "p": mine.to_json()}
+                    pipe.publish(room_channel(game), dumps(note))
+                    fenced += [None, None]
+            try:
+                results = await pipe.execute(raise_on_error=False)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("cluster: %d messages not published", len(batch))
+                continue
+            for game, result in zip(fenced, results, strict=False):
+                if game is not None and result == -1:
+                    log.warning("game %s: state not published: this node no longer holds the lease", game)
+
+    # ---- receiving -----------------------------------------------------------------------------------------
+    async def _listen(self) -> None:
+        while True:
+            try:
+                message = await self._pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("cluster: the pub/sub connection failed; listening again")
+                await asyncio.sleep(0.5)
+                continue
+            if message is None or message.get("type") != "message":
+                continue
+            channel = message["channel"]
+            channel = channel.decode() if isinstance(channel, bytes) else channel
+            try:
+                self._dispatch(channel, loads(message["data"]))
+            except Exception:
+                log.exception("cluster: a message on %s could not be handled", channel)
+
+    def _dispatch(self, channel: str, note: dict[str, Any]) -> None:
+        if channel == ORPHANS:
+            self._scan_now.set()
+        elif channel == node_channel(self.node):
+            if note.get("op") == "reply":
+                future = self._pending.get(note.get("id", ""))
+                if future is not None and not future.done():
+                    future.set_result(note)
+            else:
+                self._spawn(self._answer(note))
+        elif channel.startswith(f"{PREFIX}r:") and note.get("from") != self.node:
+            self._room(int(channel.rsplit(":", 1)[1]), note)
+
+    def _room(self, game: int, note: dict[str, Any]) -> None:
+        kind = note.get("t")
+        conns: list[Conn] = list(self.hub.rooms.get(game, ()))
+        if kind == "state":
+            if game in self.hub.matches:
+                return  # this node owns the game (a stale owner's note never passes the fence)
+            ply, views = note["ply"], note["views"]
+            seat_of = {int(k): v for k, v in note.get("seats", {}).items()}
+            for conn in conns:  # a table that started on another node seated its sockets' occupants
+                if conn.occupant is not None:
+                    conn.seat = seat_of.get(conn.occupant)
+            encoded: dict[tuple[int | None, int | None], str] = {}  # each distinct message encoded once
+            for conn in conns:
+                message = views.get(_seat_key(conn.seat))
+                last = conn.events_ply
+                if message is None or (last is not None and last > ply):
+                    continue
+                key = (conn.seat, last)
+                text = encoded.get(key)
+                if text is None:
+                    after = ply - 1 if last is None else last
+                    events = [e for e in message.get("events", ()) if e.get("ply", 0) > after]
+                    text = encoded[key] = encode({**message, "events": events})
+                conn.events_ply = ply
+                conn.send_text(text)
+        elif kind == "all":
+            for conn in conns:
+                conn.send(note["msg"])
+        elif kind == "seats":
+            for conn in conns:
+                message = note["msgs"].get(_seat_key(conn.seat))
+                if message is not None:
+                    conn.send(message)
+        elif kind == "chat":
+            for conn in conns:
+                if note["channel"] in readable(note["status"], conn.seat is not None):
+                    conn.send(note["msg"])
+        elif kind == "presence":
+            nodes = self._remote.setdefault(game, {})
+            if note.get("p") is None:
+                nodes.pop(note["from"], None)
+            else:
+                nodes[note["from"]] = Presence.from_json(note["p"])
+            self._presence_changed(game)
+
+    # ---- routing -------------------------------------------------------------------------------------------
+    async def route(self, game: int, op: str, **fields: Any) -> Any:
+        """Runs `op` (move, control, state) on the owner of `game`, wherever it is; raises what the owner
+        raised. A request is sent again only when it certainly reached no owner."""
+        end = time.monotonic() + self.route_wait
+        request = {"op": op, "game": game, "from": self.node, **fields}
+        while True:
+            match = self.hub.matches.get(game)
+            if match is not None:  # claimed here meanwhile
+                return await self._local(game, op, fields)
+            owner = await self.leases.owner(game)
+            if owner is not None and owner[0] != self.node:
+                rid = secrets.token_hex(8)
+                future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+                self._pending[rid] = future
+                try:
+                    payload = dumps({**request, "id": rid})
+                    delivered = await self.redis.publish(node_channel(owner[0]), payload)
+                    if delivered:
+                        try:
+                            reply = await asyncio.wait_for(future, self.reply_wait)
+                        except TimeoutError:
+                            raise MoveRefused(
+                                "owner_unavailable", "the server of this game did not answer; try again"
+                            ) from None
+                        if not reply.get("moved"):
+                            return _unpack(reply)
+                finally:
+                    self._pending.pop(rid, None)
+            elif owner is None:
+                info = await self.hub.db(self.hub.repo.get_game, game)
+                if info.status != "live":
+                    code = "game_over" if info.status in ("finished", "aborted") else "not_live"
+                    raise ApiError(409, code, f"game {game} is {info.status}")
+                self._scan_now.set()  # an orphan: claim it (here or elsewhere) without waiting
+            if time.monotonic() > end:
+                raise MoveRefused("owner_unavailable", "the game is moving to another server; try again")
+            await asyncio.sleep(0.05)
+
+    async def _local(self, game: int, op: str, fields: dict[str, Any]) -> Any:
+        hub = self.hub
+        if op == "move":
+            return await hub.submit_move(game, fields["seat"], fields["move"], fields.get("ply"))
+        if op == "control":
+            await hub.table_control(game, fields["seat"], fields["action"], fields.get("accept", False))
+            return None
+        if op == "state":
+            match = hub.matches.get(game)
+            if match is None:
+                raise _Moved
+            seat = fields.get("seat")
+            message = await hub.current_state(game, seat)
+            if message is not None:
+                message["events"] = match.events.since(None, match.ply, seat)
+            if fields.get("listener"):  # that node listens from now on (before its presence note arrives)
+                self._remote.setdefault(game, {}).setdefault(fields["listener"], Presence())
+            return message
+        raise ValueError(f"unknown request {op!r}")
+
+    async def _answer(self, request: dict[str, Any]) -> None:
+        game = int(request["game"])
+        reply: dict[str, Any] = {"op": "reply", "id": request.get("id")}
+        try:
+            if game not in self.hub.matches or not self.leases.holds(game):
+                raise _Moved
+            fields = {k: v for k, v in request.items() if k not in ("op", "game", "from", "id")}
+            if request["op"] == "state":
+                fields["listener"] = request["from"]
+            reply["ok"] = await self._local(game, request["op"], fields)
+        except _Moved:
+            reply["moved"] = True
+        except MoveRefused as exc:
+            reply["refused"] = [exc.code, exc.message, exc.extra]
+        except ApiError as exc:
+            reply["api"] = [exc.status, exc.code, exc.message]
+        except Exception:
+            log.exception("game %s: a routed %s failed", game, request.get("op"))
+            reply["refused"] = ["server_error", "the server failed to handle the request", {}]
+        with contextlib.suppress(Exception):
+            await self.redis.publish(node_channel(request["from"]), dumps(reply))
+
+    async def current_state(self, game: int, seat: int | None, conn: Conn | None) -> dict[str, Any] | None:
+        """A live game's `state` for a seat from its owner on another node (None: the game is not live)."""
+        info = await self.hub.db(self.hub.repo.get_game, game)
+        if info.status != "live":
+            return None
+        if conn is not None:
+            if conn.occupant is not None:  # the table may have started (and drawn the seats) since hello
+                seat = conn.seat = next((s.seat for s in info.seats if s.id == conn.occupant), None)
+            await self.watch(game)  # before asking: no later state is missed
+        try:
+            message = await self.route(game, "state", seat=seat)
+        except (MoveRefused, ApiError):
+            return None  # the game ended or moves: the next broadcast brings the state
+        if message is None or conn is None:
+            return message
+        if conn.events_ply is not None and conn.events_ply >= message["ply"]:
+            return None  # a newer state already reached the socket
+        conn.events_ply = message["ply"]
+        return message
+
+
+class _Moved(Exception):
+    """The request reached a node that no longer owns the game: it is sent again to the owner."""
+
+
+def _unpack(reply: dict[str, Any]) -> Any:
+    if "refused" in reply:
+        code, message, extra = reply["refused"]
+        raise MoveRefused(code, message, **(extra or {}))
+    if "api" in reply:
+        status, code, message = reply["api"]
+        raise ApiError(status, code, message)
+    return reply.get("ok")

@@ -1,0 +1,166 @@
+"""Test helpers for a cluster on loopback: `throne serve --redis` node processes and players that talk to
+them over HTTP and WebSockets. Every wait polls with a deadline (no fixed sleeps)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.sync.client import ClientConnection, connect
+
+from tests.cluster.redisd import free_port
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+
+
+def until(check: Callable[[], Any], deadline_s: float, what: str, every: float = 0.05) -> Any:
+    end = time.monotonic() + deadline_s
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(every)
+
+
+class Node:
+    """One `throne serve --redis` process."""
+
+    def __init__(self, name: str, database: str, redis: str, log_dir: Path, lease_ttl: float) -> None:
+        self.name, self.port = name, free_port()
+        env = {
+            **os.environ,
+            "PYTHONPATH": f"{SRC}{os.pathsep}{os.environ.get('PYTHONPATH', '')}",
+            "THRONE_SECRET_KEY": "cluster-test-key",
+            "THRONE_NODE_NAME": name,
+            "THRONE_LEASE_TTL": str(lease_ttl),
+            "THRONE_RATE_LIMITS": "off",
+            "THRONE_DATA_DIR": str(log_dir / name),
+        }
+        self.log = log_dir / f"{name}.log"
+        boot = (  # all threads' stacks on SIGUSR1, should a node ever hang
+            "import faulthandler, signal, sys; faulthandler.register(signal.SIGUSR1, all_threads=True); "
+            "from throne.cli import main; sys.argv[0] = 'throne'; main()"
+        )
+        cmd = [sys.executable, "-c", boot, "serve", "--host", "127.0.0.1", "--port", str(self.port),
+               "--database", database, "--redis", redis]  # fmt: skip
+        with self.log.open("wb") as out:
+            self.proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT)
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def ready(self) -> bool:
+        if self.proc.poll() is not None:
+            raise AssertionError(f"node {self.name} exited:\n{self.log.read_text()[-3000:]}")
+        try:
+            return httpx.get(self.base + "/api/ready", timeout=2).status_code == 200
+        except httpx.HTTPError:
+            return False
+
+    def wait_exit(self, deadline_s: float) -> None:
+        """Waits for the process to end; one that hangs prints every thread's stack into its log."""
+        try:
+            self.proc.wait(deadline_s)
+        except subprocess.TimeoutExpired:
+            self.proc.send_signal(signal.SIGUSR1)
+            until(lambda: "Current thread" in self.log.read_text(errors="replace"), 5, "the stack dump")
+            raise AssertionError(f"node {self.name} did not exit:\n{self.log.read_text()[-4000:]}") from None
+
+    def kill(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+
+
+class Player:
+    """A guest account; its seat's socket may be on any node. Every `state` it receives is checked to be
+    its own seat's (a socket never receives another seat's view)."""
+
+    def __init__(self, node: Node, name: str) -> None:
+        self.name = name
+        self.http = httpx.Client(base_url=node.base, timeout=20)
+        self.http.post("/api/accounts/guest", json={"name": name}).raise_for_status()
+        self.token: str | None = None
+        self.game_id = 0
+        self.seat: int | None = None
+        self.ws: ClientConnection | None = None
+        self.node: Node | None = None
+        self.state: dict[str, Any] | None = None
+        self.errors: list[dict[str, Any]] = []
+
+    def twin(self) -> Player:
+        """A second client of the same seat (same token), e.g. a second tab on another node."""
+        twin = Player.__new__(Player)
+        twin.__dict__.update(
+            name=self.name + "-twin", http=self.http, token=self.token, game_id=self.game_id, seat=None,
+            ws=None, node=None, state=None, errors=[],
+        )  # fmt: skip
+        return twin
+
+    def connect(self, node: Node) -> None:
+        self.close()
+        self.node = node
+        self.ws = connect(f"ws://127.0.0.1:{node.port}/ws/games/{self.game_id}", open_timeout=20)
+        self.ws.send(json.dumps({"type": "hello", "token": self.token}))
+        welcome = self.recv_until(lambda m: m["type"] == "welcome", 20)
+        self.seat = welcome["seat"]
+
+    def close(self) -> None:
+        if self.ws is not None:
+            with contextlib.suppress(Exception):
+                self.ws.close()
+            self.ws = None
+
+    def _take(self, message: dict[str, Any]) -> None:
+        if message["type"] == "state":
+            assert message["seat"] == self.seat, f"{self.name} got seat {message['seat']}'s view"
+            if self.state is None or message["ply"] >= self.state["ply"]:
+                self.state = message
+        elif message["type"] == "error":
+            self.errors.append(message)
+
+    def recv_until(self, pred: Callable[[dict[str, Any]], bool], deadline_s: float) -> dict[str, Any]:
+        assert self.ws is not None
+        end = time.monotonic() + deadline_s
+        while True:
+            left = end - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"{self.name}: no expected message in time (last state {self._ply()})")
+            message = json.loads(self.ws.recv(timeout=left))
+            self._take(message)
+            if pred(message):
+                return message
+
+    def _ply(self) -> int | None:
+        return None if self.state is None else self.state["ply"]
+
+    def wait_ply(self, ply: int, deadline_s: float) -> dict[str, Any]:
+        """The latest state once it is at `ply` or later."""
+        if self.state is None or self.state["ply"] < ply:
+            self.recv_until(lambda m: m["type"] == "state" and m["ply"] >= ply, deadline_s)
+        assert self.state is not None
+        return self.state
+
+    def move(self, move: str, ply: int) -> None:
+        assert self.ws is not None
+        self.ws.send(json.dumps({"type": "move", "move": move, "ply": ply}))

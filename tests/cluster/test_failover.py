@@ -1,0 +1,184 @@
+"""Three `throne serve --redis` nodes on loopback sharing PostgreSQL and Redis: Leaders and Hidden Leaders
+games whose players sit on different nodes survive the SIGKILL of the node that owns them (another node
+claims each game, rebuilds it from the log and goes on, bots included), a duplicate move sent through two
+nodes is applied once, and a node stopped with SIGTERM hands its games over at once. Afterwards every log is
+gap-free and every seat's last view equals the engine's replay of the log."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+import sqlalchemy as sa
+
+from tests.cluster.nodes import Node, Player, until
+from tests.cluster.redisd import RedisServer
+from tests.store.pg import PgCluster
+from throne.server.games import kind_of, rebuild
+from throne.store import Database, Repo
+
+LEASE_TTL = 3.0  # a loaded machine may stall a node's loop for a second; its games must not move then
+STEP = 30.0  # seconds any one step may take on a loaded machine
+RETRY = ("owner_moved", "owner_unavailable", "store_unavailable")  # a client sends those moves again
+
+
+def _owner(r: redis.Redis, game: int) -> str | None:
+    raw = r.get(f"throne:lease:{game}")
+    return None if raw is None else raw.decode().rpartition("|")[0]
+
+
+def _advance(players: list[Player], plies: int, rng: random.Random) -> int:
+    """Plays until the game is `plies` further (people move at random, bots by themselves); returns the
+    ply reached."""
+    ply = max(p.wait_ply(0, STEP)["ply"] for p in players)
+    target = ply + plies
+    while ply < target:
+        states = [p.wait_ply(ply, STEP) for p in players]
+        if any(s["status"] != "live" for s in states):
+            break
+        mover = next((p for p, s in zip(players, states, strict=True) if s["your_turn"]), None)
+        if mover is not None and mover.state is not None and mover.state["ply"] == ply:
+            _play(mover, rng.choice(mover.state["legal_moves"]), ply)
+        ply = min(p.wait_ply(ply + 1, STEP)["ply"] for p in players)
+    return ply
+
+
+def _play(mover: Player, move: str, ply: int) -> None:
+    """Sends a move until it is played: a move refused because its game is moving to another node is sent
+    again, as a client does (the ply makes a second send of a move that was played a `stale` refusal)."""
+    mover.move(move, ply)
+
+    def answered(m: dict[str, Any]) -> bool:
+        return m["type"] == "error" or (m["type"] == "state" and m["ply"] > ply)
+
+    while True:
+        got = mover.recv_until(answered, STEP)
+        if got["type"] == "state" or got["code"] == "stale":
+            return
+        assert got["code"] in RETRY, got
+        mover.move(move, ply)
+
+
+def _poll_errors(*players: Player) -> list[dict[str, Any]]:
+    for player in players:
+        with contextlib.suppress(TimeoutError):
+            player.recv_until(lambda m: m["type"] == "error", 0.2)
+    return [e for p in players for e in p.errors]
+
+
+def _check_log_and_views(repo: Repo, engine: Any, game: int, players: list[Player]) -> int:
+    """The log has plies 0..n-1 (no gap, no duplicate) and n is the game's ply; each seat's last view is
+    the view the engine gives that seat after replaying the log."""
+    with engine.connect() as conn:
+        query = sa.text("SELECT ply FROM moves WHERE game_id = :g ORDER BY ply")
+        plies = [row[0] for row in conn.execute(query, {"g": game})]
+    info = repo.get_game(game)
+    assert plies == list(range(len(plies))) and info.ply == len(plies)
+    moves = repo.moves(game)
+    state = rebuild(kind_of(info.game), info, moves)
+    for p in players:
+        seen = p.wait_ply(len(plies), STEP)
+        assert seen["ply"] == len(plies)
+        assert seen["view"] == json.loads(json.dumps(state.view(p.seat))), f"{p.name}'s view differs"
+    return len(plies)
+
+
+@pytest.mark.postgres
+@pytest.mark.xdist_group("postgres")
+def test_games_survive_their_owner_across_three_nodes(
+    pg_cluster: PgCluster, redis_server: RedisServer, tmp_path: Path
+) -> None:
+    url = pg_cluster.new_database()
+    db = Database(url)
+    db.upgrade()  # once, before the nodes start (they would all migrate at once)
+    repo = Repo(db)
+    r = redis.Redis.from_url(redis_server.url)
+    r.flushdb()
+    rng = random.Random(16)
+    nodes = [Node(f"n{i}", url, redis_server.url, tmp_path, LEASE_TTL) for i in range(3)]
+    players: list[Player] = []
+    try:
+        until(lambda: all(n.ready() for n in nodes), 120, "three ready nodes", every=0.2)
+        a, b, c = nodes
+        # Leaders: ann creates the table on a, bob's join on b starts it: b owns it.
+        ann, bob = Player(a, "ann"), Player(b, "bob")
+        made = ann.http.post("/api/games", json={"game": "leaders"}).json()
+        ann.token, ann.game_id = made["token"], made["game"]["id"]
+        joined = bob.http.post(f"/api/games/{ann.game_id}/join", json={}).json()
+        bob.token, bob.game_id = joined["token"], ann.game_id
+        # Hidden Leaders, two people and two bots: carl creates on c, dora's join on b starts it.
+        carl, dora = Player(c, "carl"), Player(b, "dora")
+        made = carl.http.post(
+            "/api/games",
+            json={"game": "hidden-leaders", "players": 4, "seat": 0, "bots": {"2": "random", "3": "random"}},
+        ).json()
+        carl.token, carl.game_id = made["token"], made["game"]["id"]
+        carl.connect(a)  # carl waits at the open table on a; the game starts on b, which draws the seats
+        joined = dora.http.post(f"/api/games/{carl.game_id}/join", json={}).json()
+        carl.seat = carl.http.get(f"/api/games/{carl.game_id}").json()["game"]["you"]["seat"]
+        dora.token, dora.game_id = joined["token"], carl.game_id
+        players = [ann, bob, carl, dora]
+        leaders, hidden = [ann, bob], [carl, dora]
+        for game in (ann.game_id, carl.game_id):
+            assert _owner(r, game) == "n1"
+        # Players on different nodes, one of each game on the owner.
+        ann.connect(b)
+        bob.connect(c)
+        dora.connect(b)
+        assert carl.wait_ply(0, STEP)["seat"] == carl.seat  # his seat's view, wherever the game started
+        _advance(leaders, 6, rng)
+        _advance(hidden, 6, rng)
+
+        b.kill()  # SIGKILL: no handover, the leases run out
+        ann.connect(a)  # the sockets on b are gone: the clients reconnect through another node
+        dora.connect(c)
+        for game in (ann.game_id, carl.game_id):
+            until(lambda game=game: _owner(r, game) in ("n0", "n2"), STEP, "a new owner")
+        _advance(leaders, 6, rng)
+        _advance(hidden, 6, rng)
+
+        # The same move through two nodes is applied once: the second is refused as stale.
+        ply = max(p.wait_ply(0, STEP)["ply"] for p in leaders)
+        mover = next(p for p in leaders if p.wait_ply(ply, STEP)["your_turn"])
+        other_node = c if mover.node is a else a
+        twin = mover.twin()
+        twin.connect(other_node)
+        twin.wait_ply(ply, STEP)
+        move = rng.choice(mover.state["legal_moves"])
+        mover.errors.clear()
+        mover.move(move, ply)
+        twin.move(move, ply)
+        for p in (*leaders, twin):
+            p.wait_ply(ply + 1, STEP)
+        refused = until(lambda: _poll_errors(mover, twin), STEP, "the refusal")
+        assert len(refused) == 1 and refused[0]["code"] in ("stale", "not_your_turn"), refused
+        assert len(repo.moves(ann.game_id)) == ply + 1
+        twin.close()
+
+        # SIGTERM: the owner of the Leaders game hands it over instead of letting its lease run out.
+        owner = next(n for n in (a, c) if n.name == _owner(r, ann.game_id))
+        survivor = c if owner is a else a
+        owner.proc.terminate()
+        owner.wait_exit(STEP)
+        assert _owner(r, ann.game_id) != owner.name  # released at once, not left to expire
+        for p in players:
+            if p.node is owner:
+                p.connect(survivor)
+        until(lambda: _owner(r, ann.game_id) == survivor.name, STEP, "the handover")
+        _advance(leaders, 4, rng)
+        _advance(hidden, 4, rng)
+
+        for game, seated in ((ann.game_id, leaders), (carl.game_id, hidden)):
+            assert _check_log_and_views(repo, db.engine, game, seated) > 12
+    finally:
+        for p in players:
+            p.close()
+        for n in nodes:
+            n.stop()
+        r.close()
+        db.dispose()
