@@ -64,10 +64,11 @@ def _play(mover: Player, move: str, ply: int) -> None:
         mover.move(move, ply)
 
 
-def _poll_errors(player: Player) -> list[dict[str, Any]]:
-    with contextlib.suppress(TimeoutError):
-        player.recv_until(lambda m: m["type"] == "error", 0.5)
-    return player.errors
+def _poll_errors(*players: Player) -> list[dict[str, Any]]:
+    for player in players:
+        with contextlib.suppress(TimeoutError):
+            player.recv_until(lambda m: m["type"] == "error", 0.2)
+    return [e for p in players for e in p.errors]
 
 
 def _check_log_and_views(repo: Repo, engine: Any, game: int, players: list[Player]) -> int:
@@ -117,7 +118,9 @@ def test_games_survive_their_owner_across_three_nodes(
             json={"game": "hidden-leaders", "players": 4, "seat": 0, "bots": {"2": "random", "3": "random"}},
         ).json()
         carl.token, carl.game_id = made["token"], made["game"]["id"]
+        carl.connect(a)  # carl waits at the open table on a; the game starts on b, which draws the seats
         joined = dora.http.post(f"/api/games/{carl.game_id}/join", json={}).json()
+        carl.seat = carl.http.get(f"/api/games/{carl.game_id}").json()["game"]["you"]["seat"]
         dora.token, dora.game_id = joined["token"], carl.game_id
         players = [ann, bob, carl, dora]
         leaders, hidden = [ann, bob], [carl, dora]
@@ -126,8 +129,8 @@ def test_games_survive_their_owner_across_three_nodes(
         # Players on different nodes, one of each game on the owner.
         ann.connect(b)
         bob.connect(c)
-        carl.connect(a)
         dora.connect(b)
+        assert carl.wait_ply(0, STEP)["seat"] == carl.seat  # his seat's view, wherever the game started
         _advance(leaders, 6, rng)
         _advance(hidden, 6, rng)
 
@@ -147,11 +150,12 @@ def test_games_survive_their_owner_across_three_nodes(
         twin.connect(other_node)
         twin.wait_ply(ply, STEP)
         move = rng.choice(mover.state["legal_moves"])
+        mover.errors.clear()
         mover.move(move, ply)
         twin.move(move, ply)
         for p in (*leaders, twin):
             p.wait_ply(ply + 1, STEP)
-        refused = until(lambda: mover.errors + twin.errors or _poll_errors(twin), STEP, "the refusal")
+        refused = until(lambda: _poll_errors(mover, twin), STEP, "the refusal")
         assert len(refused) == 1 and refused[0]["code"] in ("stale", "not_your_turn"), refused
         assert len(repo.moves(ann.game_id)) == ply + 1
         twin.close()

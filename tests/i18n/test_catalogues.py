@@ -120,3 +120,10 @@ def test_catalog_returns_a_copy() -> None:
 )
 def test_number_in_the_languages_digits(lang: str, n: float, expected: str) -> None:
     assert i18n.number(lang, n) == expected
+
+
+def test_persian_texts_write_persian_digits() -> None:
+    """Persian prose writes Persian digits; Latin ones only in notation: a cell (c3), a marker (R+1)."""
+    notation = re.compile(r"[A-Za-z][+−±-]?[0-9]+|[0-9]+[A-Za-z]|\{[a-z_]+\}")
+    latin = {key: text for key, text in _raw("fa").items() if re.search(r"[0-9]", notation.sub("", text))}
+    assert latin == {}

@@ -49,3 +49,15 @@ def test_every_decision_kind_has_a_prompt() -> None:
     for lang in i18n.LANGUAGES:
         messages = i18n.catalog(lang)
         assert [kind for kind in PROMPTS if f"hl.decision.{kind}" not in messages] == []
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_every_decision_purpose_has_a_prompt(lang: str) -> None:
+    """What a choice is for (the view's decision.purpose): every continuation and the turn's own decisions."""
+    from throne.games.hidden_leaders.frames import Cont
+
+    messages = i18n.catalog(lang)
+    purposes = [c.value for c in Cont] + ["setup", "action", "draw", "discard"]
+    assert [p for p in purposes if not messages.get(f"hl.purpose.{p}", "").strip()] == []
+    stale = {k[len("hl.purpose."):] for k in messages if k.startswith("hl.purpose.")} - set(purposes)
+    assert stale == set()

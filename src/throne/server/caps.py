@@ -125,7 +125,6 @@ class Caps:
         for info in aborted:
             self._creator_ip.pop(info.id, None)
             self._creator_away.pop(info.id, None)
-            hub.sides.pop(info.id, None)
             hub.broadcast_table(info)
         if aborted:
             log.info("aborted %d stale open tables", len(aborted))

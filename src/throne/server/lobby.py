@@ -103,9 +103,6 @@ class Hub:
         # finished game -> its rematch (0 while it is being made): one rematch per game, however often asked
         # (the store keeps the asks and the rematch made; this remembers the recent ones without a read)
         self.rematched: OrderedDict[int, int] = OrderedDict()
-        # open table -> {table place: engine seat} chosen at creation; kept in memory (a restart forgets the
-        # choice of a table still waiting for players, which then seats everybody at random)
-        self.sides: dict[int, dict[int, int]] = {}
         self.now_ms: Callable[[], int] = settings.time_source or (lambda: int(time.time() * 1000))
         # Set when nodes share the games (`throne serve --redis`): leases, routing and fan-out across nodes.
         self.cluster: Cluster | None = None
@@ -345,7 +342,12 @@ class Hub:
             token = new_token()
             specs.append(
                 SeatSpec(
-                    seat=place, kind="human", name=user.name, user_id=user.id, token_hash=token_hash(token)
+                    seat=place,
+                    kind="human",
+                    name=user.name,
+                    user_id=user.id,
+                    token_hash=token_hash(token),
+                    side=t.side,  # stored with the seat: a restart before the table fills keeps it
                 )
             )
         invite = secrets.token_urlsafe(12) if t.private else None
@@ -363,8 +365,6 @@ class Hub:
             seats=specs,
             clock=clock,
         )
-        if t.sit and t.side is not None:
-            self.sides[info.id] = {place: t.side}
         info = await self.maybe_start(info)
         return info, token, invite
 
@@ -419,15 +419,7 @@ class Hub:
         task.add_done_callback(self._background.discard)
 
     async def leave(self, game_id: int, token: str) -> GameInfo:
-        info = await self.db(self.repo.leave_seat, game_id, token_hash(token))
-        chosen = self.sides.get(game_id)
-        if chosen is not None:  # a place given up gives up its chosen side
-            taken = {s.seat for s in info.seats}
-            kept = {p: side for p, side in chosen.items() if p in taken and info.status == "open"}
-            if kept:
-                self.sides[game_id] = kept
-            else:
-                del self.sides[game_id]
+        info = await self.db(self.repo.leave_seat, game_id, token_hash(token))  # its chosen side goes too
         self.broadcast_table(info)
         return info
 
@@ -445,9 +437,8 @@ class Hub:
         if info.status != "open" or len(info.seats) < info.players:
             return info
         async with self._lock:
-            if order is None:
-                order = seating(info.players, self.sides.get(info.id, {}))
-            self.sides.pop(info.id, None)
+            if order is None:  # the sides chosen at creation are stored with their seats
+                order = seating(info.players, {s.seat: s.side for s in info.seats if s.side is not None})
             try:
                 started = await self.db(self.repo.start_game, info.id, new_secret(), order)
             except Conflict:  # started meanwhile, or someone left since `info` was read: not full
@@ -617,7 +608,7 @@ class Hub:
         for conn in list(self.rooms.get(info.id, ())):
             conn.send(message)
         if self.cluster is not None:
-            self.cluster.publish_room(info.id, {"t": "table", "msg": message})
+            self.cluster.publish_room(info.id, {"t": "all", "msg": message})
 
     def state_message(
         self,
@@ -832,6 +823,8 @@ class Hub:
             message = {"type": "rematch_pending", "game_id": game_id, "seats": asked}
             for conn in list(self.rooms.get(game_id, ())):
                 conn.send(message)
+            if self.cluster is not None:
+                self.cluster.publish_room(game_id, {"t": "all", "msg": message})
             return
         self._remember_rematch(game_id, 0)  # before any await: a second ask meanwhile is refused
         try:
@@ -878,13 +871,19 @@ class Hub:
         )
         await self.db(self.repo.rematched, game_id, new.id)
         new = await self.maybe_start(new, order=list(range(n)))
-        for conn in list(self.rooms.get(game_id, ())):
+        per_seat: dict[int | None, dict[str, Any]] = {}
+        for seat in (None, *range(n)):  # each seat's new token reaches that seat's sockets only
             message: dict[str, Any] = {"type": "rematch", "game_id": game_id, "new_game_id": new.id}
-            if conn.seat in tokens:
-                message["token"] = tokens[conn.seat]
-            if new.private and conn.seat in tokens:
-                message["invite"] = new.invite
-            conn.send(message)
+            if seat in tokens:
+                message["token"] = tokens[seat]
+                if new.private:
+                    message["invite"] = new.invite
+            per_seat[seat] = message
+        for conn in list(self.rooms.get(game_id, ())):
+            conn.send(per_seat.get(conn.seat, per_seat[None]))
+        if self.cluster is not None:
+            msgs = {"s" if seat is None else str(seat): m for seat, m in per_seat.items()}
+            self.cluster.publish_room(game_id, {"t": "seats", "msgs": msgs})
         return new
 
     async def table_control(self, game_id: int, seat: int, action: str, accept: bool = False) -> None:

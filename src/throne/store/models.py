@@ -79,6 +79,8 @@ class Seat(Base):
     takeover: Mapped[bool] = mapped_column(Boolean, default=False)
     #: why a bot took the seat over: abandoned (its player may take it back), resign, timeout
     left: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    #: the engine seat this table place asked for at creation (None: drawn at the start); read at the start
+    side: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class Move(Base):

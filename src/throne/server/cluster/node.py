@@ -185,6 +185,7 @@ class Cluster:
                 await self.leases.index([game])
             return False
         await self.watch(game)
+        await self._load_presence(game)  # sockets of the open table on other nodes get the first state
         return True
 
     async def finished(self, game: int) -> None:
@@ -371,11 +372,13 @@ class Cluster:
                 legal = message["legal_moves"]
             views[_seat_key(seat)] = message
         self._published[game] = match.ply
-        note = {"t": "state", "from": self.node, "ply": match.ply, "views": views}
+        seats = {s.id: s.seat for s in match.info.seats}  # a socket seated while the table was open
+        note = {"t": "state", "from": self.node, "ply": match.ply, "views": views, "seats": seats}
         self._outbox.put_nowait(("fenced", game, room_channel(game), dumps(note)))
 
     def publish_room(self, game: int, note: dict[str, Any]) -> None:
-        """A message for every socket of a game on the other nodes (`table`, chat)."""
+        """A note for the other nodes' sockets of a game: {"t": "all", "msg": …} goes to every socket,
+        {"t": "seats", "msgs": {seat: …}} to each seat's sockets only ("s": spectators), chat by channel."""
         self._outbox.put_nowait(("plain", room_channel(game), dumps({**note, "from": self.node})))
 
     async def _publisher(self) -> None:
@@ -458,6 +461,10 @@ class Cluster:
             if game in self.hub.matches:
                 return  # this node owns the game (a stale owner's note never passes the fence)
             ply, views = note["ply"], note["views"]
+            seat_of = {int(k): v for k, v in note.get("seats", {}).items()}
+            for conn in conns:  # a table that started on another node seated its sockets' occupants
+                if conn.occupant is not None:
+                    conn.seat = seat_of.get(conn.occupant)
             encoded: dict[tuple[int | None, int | None], str] = {}  # each distinct message encoded once
             for conn in conns:
                 message = views.get(_seat_key(conn.seat))
@@ -472,9 +479,14 @@ class Cluster:
                     text = encoded[key] = encode({**message, "events": events})
                 conn.events_ply = ply
                 conn.send_text(text)
-        elif kind == "table":
+        elif kind == "all":
             for conn in conns:
                 conn.send(note["msg"])
+        elif kind == "seats":
+            for conn in conns:
+                message = note["msgs"].get(_seat_key(conn.seat))
+                if message is not None:
+                    conn.send(message)
         elif kind == "chat":
             for conn in conns:
                 if note["channel"] in readable(note["status"], conn.seat is not None):
@@ -574,6 +586,8 @@ class Cluster:
         if info.status != "live":
             return None
         if conn is not None:
+            if conn.occupant is not None:  # the table may have started (and drawn the seats) since hello
+                seat = conn.seat = next((s.seat for s in info.seats if s.id == conn.occupant), None)
             await self.watch(game)  # before asking: no later state is missed
         try:
             message = await self.route(game, "state", seat=seat)
