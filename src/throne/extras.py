@@ -28,6 +28,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
         "openskill",
         "multipart",
         "psycopg",
+        "redis",  # the cluster (`throne serve --redis`)
     ),
     "rl": ("numpy", "gymnasium", "pettingzoo", "pyspiel", "pyarrow", "matplotlib"),
     "ray": ("ray",),
