@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import random
 import secrets
 from dataclasses import dataclass, field
 
@@ -22,12 +23,15 @@ from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel
 
 MOVES = ("a", "b", "c", "d")  # every position offers these; any of them advances the game
-LENGTH = 80  # plies before a relayed game ends (a Leaders game between random players is about this long)
+# Plies before a relayed game ends: drawn per game, so that games started together do not all end (and get
+# replaced) at the same moment.
+LENGTHS = (60, 140)
 
 
 @dataclass
 class _Game:
     players: int
+    length: int
     tokens: list[str] = field(default_factory=list)
     ply: int = 0
     sockets: dict[WebSocket, int] = field(default_factory=dict)
@@ -37,7 +41,7 @@ class _Game:
         return self.ply % self.players
 
     def state(self, seat: int) -> str:
-        live = self.ply < LENGTH
+        live = self.ply < self.length
         mine = live and seat == self.to_play
         return json.dumps(
             {
@@ -69,7 +73,7 @@ def create_app() -> FastAPI:
     @app.post("/api/games")
     async def create(body: CreateIn) -> dict:
         game_id, token = next(ids), secrets.token_urlsafe(16)
-        games[game_id] = _Game(body.players, [token])
+        games[game_id] = _Game(body.players, random.randint(*LENGTHS), [token])
         return {"game": {"id": game_id}, "token": token}
 
     @app.post("/api/games/{game_id}/join")
@@ -101,7 +105,7 @@ def create_app() -> FastAPI:
             pass
         finally:
             game.sockets.pop(ws, None)
-            if not game.sockets and game.ply >= LENGTH:
+            if not game.sockets and game.ply >= game.length:
                 games.pop(game_id, None)
 
     return app

@@ -99,25 +99,34 @@ class Level:
     time_control: dict | None = None
 
 
-async def _new_game(base: str, level: Level) -> tuple[int, list[str]]:
-    tokens = []
-    async with httpx.AsyncClient(base_url=base, timeout=60) as c:
-        body = {
-            "game": level.game,
-            "players": level.players,
-            "name": "Load 0",
-            "time_control": level.time_control,
-        }
-        r = await c.post("/api/games", json=body)
-        r.raise_for_status()
-        game_id = r.json()["game"]["id"]
+async def _new_game(level: Level, c: httpx.AsyncClient) -> tuple[int, list[str]]:
+    """A started game: one new guest makes the table, one new guest per other seat joins it (`c`: the
+    table's HTTP client, kept from game to game; its cookies are cleared for each guest)."""
+    c.cookies.clear()
+    body = {
+        "game": level.game,
+        "players": level.players,
+        "name": "Load 0",
+        "time_control": level.time_control,
+    }
+    r = await _post(c, "/api/games", body)
+    game_id = r.json()["game"]["id"]
+    tokens = [r.json()["token"]]
+    for n in range(1, level.players):
+        c.cookies.clear()
+        r = await _post(c, f"/api/games/{game_id}/join", {"name": f"Load {n}"})
         tokens.append(r.json()["token"])
-        for n in range(1, level.players):
-            c.cookies.clear()
-            r = await c.post(f"/api/games/{game_id}/join", json={"name": f"Load {n}"})
-            r.raise_for_status()
-            tokens.append(r.json()["token"])
     return game_id, tokens
+
+
+async def _post(c: httpx.AsyncClient, url: str, body: dict) -> httpx.Response:
+    """POST, tried again once when a kept-alive connection was closed by the server meanwhile."""
+    try:
+        r = await c.post(url, json=body)
+    except httpx.TransportError:
+        r = await c.post(url, json=body)
+    r.raise_for_status()
+    return r
 
 
 async def _player(
@@ -160,7 +169,7 @@ async def _player(
 
 
 async def _table(
-    base: str,
+    http: httpx.AsyncClient,
     ws_base: str,
     level: Level,
     first: tuple[int, list[str]],
@@ -179,7 +188,7 @@ async def _table(
             stats.games += 1
         if time.monotonic() > stop[0]:
             return
-        game = await _new_game(base, level)
+        game = await _new_game(level, http)
 
 
 def cpu_seconds(pid: int | None) -> float:
@@ -203,14 +212,16 @@ async def run_level(
     stop = [float("inf")]
     gate = asyncio.Semaphore(8)  # fewer open tables at once than the per-address cap (10)
 
-    async def create() -> tuple[int, list[str]]:
-        async with gate:
-            return await _new_game(base, level)
+    clients = [httpx.AsyncClient(base_url=base, timeout=60) for _ in range(level.games)]
 
-    firsts = await asyncio.gather(*(create() for _ in range(level.games)))
+    async def create(http: httpx.AsyncClient) -> tuple[int, list[str]]:
+        async with gate:
+            return await _new_game(level, http)
+
+    firsts = await asyncio.gather(*(create(http) for http in clients))
     tasks = [
-        asyncio.create_task(_table(base, ws_base, level, first, i, stats, stop, measuring))
-        for i, first in enumerate(firsts)
+        asyncio.create_task(_table(http, ws_base, level, first, i, stats, stop, measuring))
+        for i, (http, first) in enumerate(zip(clients, firsts, strict=True))
     ]
     await asyncio.sleep(warmup)
     measuring[0] = True
@@ -221,6 +232,8 @@ async def run_level(
     elapsed, cpu = time.perf_counter() - started, cpu_seconds(pid) - cpu_started
     moves, lat = stats.moves, sorted(stats.latencies) or [float("nan")]
     await asyncio.gather(*tasks)
+    for http in clients:
+        await http.aclose()
     return {
         "moves_per_s": moves / elapsed,
         "p50_ms": 1000 * statistics.median(lat),
@@ -303,7 +316,8 @@ def main() -> None:
             same = Level(level.game, level.players, level.games)
             base_rows = results.get(("anchor", same))
             mps = _median(rows, "moves_per_s")
-            ratio = f"{mps / _median(base_rows, 'moves_per_s'):.2f}" if base_rows and name != "anchor" else ""
+            anchor_mps = _median(base_rows, "moves_per_s") if base_rows and name != "anchor" else 0
+            ratio = f"{mps / anchor_mps:.2f}" if anchor_mps else ""
             clock = args.clock if level.time_control else "—"
             errors = sum(r["errors"] for r in rows)
             print(

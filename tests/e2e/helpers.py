@@ -14,6 +14,7 @@ from playwright.sync_api import Browser, BrowserContext, Page
 SCREENSHOTS = Path(os.environ.get("THRONE_SCREENSHOTS") or Path(tempfile.gettempdir()) / "throne-screenshots")
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
+LAPTOP = {"width": 1366, "height": 800}
 
 
 class Contexts:
@@ -61,8 +62,27 @@ class Contexts:
             context.close()
 
 
-def screenshot(page: Page, name: str) -> None:
-    """Save a PNG of the viewport, reduced to a 256-colour palette when Pillow is there (smaller files)."""
+#: The dark theme on the page, as the header's switch sets it (restored by passing the previous value).
+SET_THEME = """(theme) => {
+  const root = document.documentElement, before = root.dataset.theme || null;
+  if (theme) root.dataset.theme = theme; else delete root.dataset.theme;
+  const select = document.getElementById('theme-select');
+  if (select) select.value = theme || 'system';
+  return before;
+}"""
+
+
+def screenshot(page: Page, name: str, *, dark: bool = False) -> None:
+    """Save a PNG of the viewport as NAME.png; with `dark`, also NAME-dark.png in the dark theme."""
+    _save(page, name)
+    if dark:
+        before = page.evaluate(SET_THEME, "dark")
+        _save(page, f"{name}-dark")
+        page.evaluate(SET_THEME, before)
+
+
+def _save(page: Page, name: str) -> None:
+    """A PNG of the viewport, reduced to a 256-colour palette when Pillow is there (smaller files)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
     png = page.screenshot(full_page=False)

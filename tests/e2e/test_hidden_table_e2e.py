@@ -198,7 +198,7 @@ def test_the_main_action_discards_selected_cards_without_combination_buttons(con
     page.click('#piles [data-pile="harbor"]')
     expect(page.locator("#decision-prompt")).to_contain_text("Draw until you hold 4 cards")
     page.click('#piles [data-pile="harbor"]')
-    expect(page.locator("#decision-prompt")).to_have_text("You hold 4 cards: choose 1 to discard.")
+    expect(page.locator("#decision-prompt")).to_have_text("Discard 1 card to hold 3.")
     page.click('#my-hand [data-card="leery-lizard"] .name')
     assert engine.moves[-1] == "discard leery-lizard"
 

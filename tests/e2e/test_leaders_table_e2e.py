@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Page, Route, expect
+from playwright.sync_api import Page, expect
 
 from tests.e2e.helpers import PHONE, Contexts, screenshot
 from tests.e2e.test_leaders_actions_e2e import EngineSocket, click, expect_sent
-from tests.e2e.test_narrated_turns_e2e import TurnSocket
+from tests.e2e.test_narrated_turns_e2e import open_table as open_turn_table
 from throne.games import leaders
 from throne.games.leaders.pieces import CODES
 
@@ -101,6 +101,10 @@ def test_every_piece_has_a_distinct_symbol_and_the_side_is_a_shape(contexts: Con
     too_close = [(a, b, round(d, 3)) for a, b, d, _ in pairs if d < 0.1]
     assert too_close == []
     assert all(ink > 0.08 for *_, ink in pairs)  # none is a speck
+    # the help of a piece shows its symbol on its side's token
+    click(page, "d5")  # North's Nemesis: not a move for South, so a click opens its help
+    expect(page.locator("#help-dialog .help-symbol svg.north use")).to_have_attribute("href", "#lp-NE")
+    page.keyboard.press("Escape")
     # a market card shows the symbol of its piece
     page, _ = open_table(contexts, f"S=Ld1 N=Ld7 turn=S phase=action acted=- {REST}", seat=0)
     expect(page.locator('#market .market-card[data-code="IL"] use.glyph')).to_have_attribute("href", "#lp-IL")
@@ -252,44 +256,6 @@ def test_phone_keeps_the_market_and_the_recruitment_cells_on_one_screen(contexts
     expect_sent(page, engine, "+VI@a1", 10)
 
 
-def _seated_and_connected(route: Route) -> None:
-    """The real table behind the page: its person shown at seat 0 and connected (the test's socket stands in
-    for the server's, so the server itself never sees the page connect)."""
-    response = route.fetch()
-    body = response.json()
-    if "game" in body:
-        seats = sorted(body["game"]["seats"], key=lambda s: s["kind"] != "human")
-        for i, seat in enumerate(seats):
-            seat["seat"] = i
-            if seat["kind"] == "human":
-                seat["connected"] = True
-        body["game"]["seats"] = seats
-        if body["game"].get("you"):
-            body["game"]["you"]["seat"] = 0
-    route.fulfill(response=response, json=body)
-
-
-def open_turn_table(
-    contexts: Contexts, position: str, *, lang: str, viewport: dict
-) -> tuple[Page, TurnSocket]:
-    """A table page at ``position`` whose socket (seat 0) sends the engine's events of each move it plays."""
-    engine = TurnSocket(leaders.from_position(position), seat=0)
-    page = contexts.page(lang=lang, viewport=viewport)
-    page.emulate_media(reduced_motion="reduce")
-    page.route_web_socket(re.compile(r"/ws/games/\d+$"), engine.handler)
-    page.route(re.compile(r"/api/games/\d+/record"), lambda route: route.fulfill(json={"moves": []}))
-    page.route(re.compile(r"/api/games/\d+/replay"), lambda route: route.fulfill(json={"steps": []}))
-    page.route(re.compile(r"/api/games/\d+$"), _seated_and_connected)
-    page.goto("/")
-    page.click("#quick-advanced > summary")
-    page.select_option("#quick-level", "random")
-    page.click("#play-bot-leaders")
-    page.wait_for_url(re.compile(r"/games/\d+$"))
-    expect(page.locator("#table-root")).to_have_attribute("data-ply", str(engine.ply))
-    page.wait_for_load_state("networkidle")
-    return page, engine
-
-
 # North swapped nothing yet: it steps its Archer and its Leader, then recruits; South then plays its Rider.
 SHOT_POSITION = (
     "S=Ld2,BRc3,RIb1,ACe1 N=Ld6,ILc6,ARf5,JAg4 turn=N phase=action acted=- "
@@ -319,3 +285,35 @@ def test_screenshots_of_the_table_in_the_middle_of_a_game(contexts: Contexts, la
         if suffix:  # a phone from the hint down: the hint, the market strip and the whole board
             page.locator(".leaders-status").evaluate("el => el.scrollIntoView({ block: 'start' })")
         screenshot(page, f"leaders-{lang}{suffix}")
+
+
+LABEL_CONTRAST = """() => {
+  const lum = (c) => {
+    const [r, g, b] = c.match(/[\\d.]+/g).slice(0, 3).map(Number).map((v) => {
+      v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  return [...document.querySelectorAll('#board .cell')]
+    .filter((g) => !g.querySelector('.piece') || g.matches('.target, .dest'))
+    .map((g) => {
+      const [a, b] = [lum(getComputedStyle(g.querySelector('.cell-label')).fill),
+                      lum(getComputedStyle(g.querySelector('.hex')).fill)].sort((x, y) => y - x);
+      return [g.dataset.cell, (a + 0.05) / (b + 0.05)];
+    });
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_cell_names_are_readable_on_empty_cells_and_targets(contexts: Contexts, scheme: str) -> None:
+    page, _ = open_table(contexts, f"S=Ld1,BRc2 N=Ld7,RIc3 turn=S phase=action acted=- {REST}", seat=0)
+    page.emulate_media(color_scheme=scheme)
+    click(page, "c2")  # the Bruiser: the Rider it may push is a target, the empty cells around destinations
+    expect(page.locator("#board .cell.target")).to_have_count(1)
+    ratios = page.evaluate(LABEL_CONTRAST)
+    assert len(ratios) == 37 - 4 + 1  # every empty cell and the target
+    assert [(cell, round(r, 2)) for cell, r in ratios if r < 4.5] == []
+    # an occupied cell keeps its name visible under the token, not hidden by it
+    label = page.locator('#board .cell[data-cell="c3"] .cell-label').bounding_box()
+    token = page.locator('#board .cell[data-cell="c3"] .piece .body').bounding_box()
+    assert label is not None and token is not None
+    assert label["y"] + label["height"] / 2 >= token["y"] + token["height"]  # its middle below the token

@@ -76,13 +76,16 @@ class TurnSocket:
 
 
 def _human_first(route: Route) -> None:
-    """The real table behind the page seats its person at random: show it at seat 0, as the socket does."""
+    """The real table behind the page seats its person at random: show it at seat 0, as the socket does, and
+    connected (the server itself never sees the page's routed socket)."""
     response = route.fetch()
     body = response.json()
     if "game" in body:
         seats = sorted(body["game"]["seats"], key=lambda s: s["kind"] != "human")
         for i, seat in enumerate(seats):
             seat["seat"] = i
+            if seat["kind"] == "human":
+                seat["connected"] = True  # the test's socket stands in for the server's: the page is there
         body["game"]["seats"] = seats
         if body["game"].get("you"):
             body["game"]["you"]["seat"] = 0

@@ -75,7 +75,7 @@ def test_setup_is_two_choices_among_the_hand_not_every_pair() -> None:
 def test_the_main_action_discards_several_cards_by_multi_select() -> None:
     out, _asked = _play_scripted(["2", "1", "d 1 9", "d 1 1", "d 1 3"])
     text = "\n".join(out)
-    action = text.split(">> Your turn", 1)[1].split("You discarded", 1)[0]
+    action = text.split(">> Play a card, or discard", 1)[1].split("You discarded", 1)[0]
     assert "discard " not in action.split("or discard up to 3", 1)[0]  # no combination lines
     assert len(re.findall(r"^\s+\d+\. ", action, re.M)) == 4  # 3 hand cards to play, then pass
     assert "'d 1 9' is not a discard" in text and "'d 1 1' is not a discard" in text
@@ -92,7 +92,7 @@ def test_the_main_action_discards_several_cards_by_multi_select() -> None:
         ({"kind": "marker", "card": "pigmented-war-pig", "purpose": "marker", "prompt": "x"},
          "Pigmented War Pig: choose how the markers move."),
         ({"kind": "discard", "card": None, "purpose": "discard", "prompt": "x"},
-         "You hold 4 cards: choose 1 to discard."),
+         "Discard 1 card to hold 3."),
     ],
 )
 def test_prompts_name_the_card_and_the_purpose(decision: dict, expected: str) -> None:

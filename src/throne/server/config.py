@@ -65,6 +65,9 @@ class Settings:
     # Seconds the group commit waits after a move arrives for others to join its transaction (0: none; under
     # load the moves that arrive during one commit form the next group anyway).
     commit_window: float = field(default_factory=lambda: _env_float("THRONE_COMMIT_WINDOW", 0.0))
+    # `throne serve`'s interpreter switch interval (seconds): how long a database thread may wait for the
+    # interpreter lock while the event loop runs (Python's default is 0.005).
+    switch_interval: float = field(default_factory=lambda: _env_float("THRONE_SWITCH_INTERVAL", 0.0005))
     cpu_threads: int = 2
     # Request rate limits by rule ("login:ip", ...); None: the defaults of throne.server.ratelimit, {}: none.
     rate_limits: dict[str, Limit] | None = field(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from throne.server.config import Settings
@@ -30,6 +31,10 @@ def serve(
     from throne.server.slow_headers import header_deadline_protocol
 
     logs.configure(log_level, log_format)
+    # The database threads wait for the interpreter lock after every SQLite call; with the default 5 ms
+    # switch interval a busy event loop kept a group commit of ~40 moves waiting ~100 ms, and every owner
+    # task waits for its commit. A shorter interval cut that about threefold (docs/BENCHMARKS.md).
+    sys.setswitchinterval(settings.switch_interval)
     app = create_app(settings)
     # Game messages are small; compressing each one cost more CPU than the rest of a move (measured).
     uvicorn.run(

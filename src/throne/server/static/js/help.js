@@ -4,6 +4,7 @@
 // the help instead. The texts are the catalogue's; the Leaders diagrams are the rules page's own SVG (drawn by
 // the server from the engine), fetched once. Nothing here knows a rule.
 import { t, has, cardName, pieceName } from "./i18n.js";
+import { pieceIcon } from "./leaders-pieces.js";
 
 const HELPABLE = "[data-piece], .market-card[data-code], .hl-card[data-card]";
 const ACTIONABLE = ".clickable, .pickable, button:not(.market-card)";
@@ -83,7 +84,9 @@ async function pieceHelp(code, side) {
   const card = code === "CU" ? "HE" : code;
   const known = (await leadersDiagrams()).get(card) || { svg: null, kind: "" };
   const diagram = known.svg ? known.svg.cloneNode(true) : null;
+  const symbols = (code === "HE" || code === "CU" ? ["HE", "CU"] : [code]).map((c) => pieceIcon(c, side, 44));
   const body = [
+    h("p", { class: "help-symbol" }, ...symbols),
     known.kind ? h("p", { class: "help-kind", text: known.kind }) : null,
     h("p", { class: "help-text", text: has(`leaders.piece.${code}.text`) ? t(`leaders.piece.${code}.text`) : "" }),
     code === "HE" ? h("p", { text: t("leaders.piece.CU.text") }) : null,

@@ -63,7 +63,7 @@ function backEl(pick = null) {
 
 /** Player names per seat from the table summary. */
 function seatLabel(names, seat) {
-  return names[seat] ?? t("ui.lobby.seat", { n: seat });
+  return names[seat] ?? t("ui.lobby.seat", { n: seat + 1 });
 }
 
 /** A localised label for one move string of §7.1 (also used for the public log). */

@@ -15,7 +15,7 @@ const NORTH_RECRUIT = new Set(["a4", "b5", "c6", "d7", "e6", "f5", "g4"]);
 // cell name fits under it.
 const TOKEN_Y = -4;
 const TOKEN_R = 17;
-const DIAMOND = 20.5;
+const DIAMOND = 20;
 
 /** Every cell of the board as {name, q, r}. */
 export function cells() {
@@ -117,7 +117,7 @@ export function drawBoard(svg, view, opts = {}) {
     if (NORTH_RECRUIT.has(name)) hexClass += " recruit-north";
     el("polygon", { class: hexClass, points: hexPoints(cx, cy) }, g);
     const label = piece
-      ? el("text", { class: "cell-label under", x: cx, y: cy + 23.5, "text-anchor": "middle" }, g)
+      ? el("text", { class: "cell-label under", x: cx, y: cy + 24.5, "text-anchor": "middle" }, g)
       : el("text", { class: "cell-label", x: cx, y: cy + 4, "text-anchor": "middle" }, g);
     label.textContent = name;
     const title = el("title", {}, g);
@@ -139,7 +139,7 @@ export function drawBoard(svg, view, opts = {}) {
       num.textContent = String(marks.get(name));
     }
     if (lost !== null && piece && piece.code === "L" && piece.side === lost) {
-      el("circle", { class: "lost-mark", cx, cy: cy + TOKEN_Y, r: SIZE * 0.84 }, g);
+      el("circle", { class: "lost-mark", cx, cy, r: 27 }, g); // around the token and the cell name
     }
     if (!clickable.has(name) && onRefused) {
       if (explain.has(name)) g.classList.add("explain");

@@ -166,7 +166,7 @@ function fillSeats() {
     select.value = defaultLevel(levels(game));
     select.addEventListener("change", checkRated);
     const label = document.createElement("label");
-    label.append(`${t("ui.lobby.seat", { n: num(seat) })} `, select);
+    label.append(`${t("ui.lobby.seat", { n: num(seat + 1) })} `, select); // people count seats from 1
     box.append(label);
   }
   const side = $("#create-side");

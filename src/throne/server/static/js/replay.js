@@ -143,7 +143,7 @@ async function main() {
   await loadCatalog(document.documentElement.lang);
   try {
     game = (await api(`/api/games/${gameId}`)).game;
-    names = game.seats.map((s) => (s.kind === "bot" ? t("ui.table.bot_seat", { n: s.seat, level: botName(s.bot || s.name) }) : personName(s.name || "?", s.registered)));
+    names = game.seats.map((s) => (s.kind === "bot" ? t("ui.table.bot_seat", { n: s.seat + 1, level: botName(s.bot || s.name) }) : personName(s.name || "?", s.registered)));
     const data = await api(`/api/games/${gameId}/replay?start=0&limit=1000`);
     steps = data.steps || [];
     result = game.result;

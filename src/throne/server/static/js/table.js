@@ -54,7 +54,7 @@ function seatNames() {
   return (summary ? summary.seats : []).map((s) => {
     if (s.kind === "open") return t("ui.lobby.open_seat");
     if (s.kind === "bot" && s.takeover) return t("ui.table.bot_takeover", { name: isolate(personName(s.name, s.registered)) });
-    if (s.kind === "bot") return t("ui.table.bot_seat", { n: number(s.seat), level: botName(s.bot || s.name) });
+    if (s.kind === "bot") return t("ui.table.bot_seat", { n: number(s.seat + 1), level: botName(s.bot || s.name) }); // seats from 1
     return personName(s.name, s.registered);
   });
 }
@@ -66,7 +66,7 @@ function renderSeats() {
   names.forEach((name, i) => {
     const li = document.createElement("li");
     li.dataset.seat = i;
-    let text = t("ui.table.seat_name", { name: isolate(name), seat: number(i) });
+    let text = t("ui.table.seat_name", { name: isolate(name), seat: number(i + 1) });
     const label = renderer().seatLabel;
     if (label && summary.status !== "open") text += ` — ${label(i)}`;
     if (i === seat) text += ` (${t("ui.table.you")})`;
