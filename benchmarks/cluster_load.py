@@ -21,7 +21,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from server_load import Level, cpu_seconds, run_level, start_anchor, start_server  # noqa: E402
+import server_load  # noqa: E402
+from server_load import Level, run_level, start_anchor, start_server  # noqa: E402
 
 from throne.server.cluster.local import LocalCluster, free_port  # noqa: E402
 
@@ -35,9 +36,11 @@ ENV = {  # one client address opens every game: the per-address abuse limits wou
 
 def _row(name: str, level: Level, r: dict[str, float], cpu_ms: float | None = None) -> str:
     cpu = f"{cpu_ms:.2f}" if cpu_ms is not None else f"{r['cpu_ms_per_move']:.2f}"
+    codes = r.get("error_codes") or {}
+    errors = f"{r['errors']}" + (f" ({', '.join(f'{k} {v}' for k, v in codes.items())})" if codes else "")
     return (
         f"| {name} | {level.game} ({level.players}p) | {level.games} | {r['moves_per_s']:.0f} "
-        f"| {r['p50_ms']:.1f} | {r['p95_ms']:.1f} | {r['errors']} | {cpu} |"
+        f"| {r['p50_ms']:.1f} | {r['p95_ms']:.1f} | {errors} | {cpu} |"
     )
 
 
@@ -51,10 +54,14 @@ def _measure_cluster(
     cluster.start(env=ENV)
     try:
         pids = [proc.pid for name, proc in cluster.procs if name.startswith("node")]
-        before = sum(cpu_seconds(p) for p in pids)
-        r = asyncio.run(run_level(f"http://127.0.0.1:{cluster.port}", level, seconds, warmup))
-        cpu = sum(cpu_seconds(p) for p in pids) - before  # warmup included: an upper bound per move
-        return r, 1000 * cpu / max(1, r["moves"])
+        original = server_load.cpu_seconds
+        # run_level reads one process's CPU time over the measured window: here, all the nodes' together
+        server_load.cpu_seconds = lambda pid: sum(original(p) for p in pids) if pid == -1 else original(pid)
+        try:
+            r = asyncio.run(run_level(f"http://127.0.0.1:{cluster.port}", level, seconds, warmup, -1))
+        finally:
+            server_load.cpu_seconds = original
+        return r, r["cpu_ms_per_move"]
     finally:
         cluster.stop()
 
@@ -76,6 +83,7 @@ def main() -> None:
         try:
             r = asyncio.run(run_level(base, level, args.seconds, args.warmup, anchor.pid))
             rows.append(_row("anchor (relay)", level, r))
+            print(rows[-1], file=sys.stderr, flush=True)
         finally:
             anchor.terminate()
             anchor.wait(30)
@@ -83,14 +91,14 @@ def main() -> None:
         try:
             r = asyncio.run(run_level(base, level, args.seconds, args.warmup, single.pid))
             rows.append(_row("throne serve (SQLite, no Redis)", level, r))
+            print(rows[-1], file=sys.stderr, flush=True)
         finally:
             single.terminate()
             single.wait(30)
         for n in (int(x) for x in args.nodes.split(",") if x):
             r, cpu = _measure_cluster(n, level, args.seconds, args.warmup)
             rows.append(_row(f"cluster: {n} node{'s' if n > 1 else ''} + HAProxy", level, r, cpu))
-        for row in rows[-(2 + len(args.nodes.split(","))) :]:
-            print(row, file=sys.stderr, flush=True)
+            print(rows[-1], file=sys.stderr, flush=True)
     print(
         f"\n{args.seconds:g} s measured per configuration:\n\n"
         "| server | game | concurrent games | moves/s | p50 latency (ms) | p95 latency (ms) | errors "

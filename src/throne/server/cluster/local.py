@@ -177,6 +177,8 @@ class LocalCluster:
 
     def start(self, env: dict[str, str] | None = None, balancer: bool = True) -> None:
         self.root.mkdir(parents=True, exist_ok=True)
+        if self.as_root:  # the postgres user must reach its data directory inside
+            self.root.chmod(self.root.stat().st_mode | 0o711)
         try:
             self.start_postgres()
             self.start_redis()
