@@ -28,7 +28,7 @@ WIDE = {"width": 1366, "height": 800}
 def open_table(
     contexts: Contexts,
     position: str | leaders.State,
-    seat: int,
+    seat: int | None,
     *,
     lang: str = "en",
     viewport: dict | None = None,
@@ -224,6 +224,8 @@ def test_acted_pieces_are_badged_not_faded_and_only_your_own_are_listed(contexts
     expect(page.locator("#acted")).to_be_hidden()
     page, _ = open_table(contexts, f"S=Ld1,RIb1 N=Ld7,ACd5 turn=N phase=action acted=L {REST}", seat=1)
     expect(page.locator("#acted")).to_have_text("Already acted: Leader")
+    page, _ = open_table(contexts, f"S=Ld1,RIb1 N=Ld7,ACd5 turn=N phase=action acted=L {REST}", seat=None)
+    expect(page.locator("#acted")).to_have_text("North already acted: Leader")  # a spectator: side to play
 
     # a finished game: no badge, nothing faded
     over = leaders.from_position(f"S=Ld1,ASd5 N=Ld7 turn=S phase=action acted=- {REST}")
@@ -236,10 +238,20 @@ def test_acted_pieces_are_badged_not_faded_and_only_your_own_are_listed(contexts
     expect(page.locator("#acted")).to_be_hidden()
 
 
-def test_phone_keeps_the_market_and_the_recruitment_cells_on_one_screen(contexts: Contexts) -> None:
-    page, engine = open_table(
-        contexts, f"S=Ld1,RIb1 N=Ld7,ACd5 turn=S phase=recruit acted=L {REST}", seat=0, viewport=PHONE
-    )
+STRATEGIST = "market=- deck=- recruits=1 turns=6 mode=strategist banned=NE,AS"
+PHONE_RECRUITMENTS = {
+    "discovery": ("S=Ld1,RIb1 N=Ld7,ACd5 turn=S phase=recruit acted=L", REST, "VI"),
+    # Strategist mode: every card not taken or banished is on offer; the strip scrolls inside itself
+    "strategist": ("S=Ld1,RIb1 N=Ld7,ACd5 turn=S phase=recruit acted=L", STRATEGIST, "BR"),
+}
+
+
+@pytest.mark.parametrize("mode", sorted(PHONE_RECRUITMENTS))
+def test_phone_keeps_the_market_and_the_recruitment_cells_on_one_screen(
+    contexts: Contexts, mode: str
+) -> None:
+    pieces, rest, code = PHONE_RECRUITMENTS[mode]
+    page, engine = open_table(contexts, f"{pieces} {rest}", seat=0, viewport=PHONE)
     page.evaluate("document.querySelector('.leaders-status').scrollIntoView({ block: 'start' })")
 
     def on_screen(selector: str) -> tuple[float, float]:
@@ -248,12 +260,12 @@ def test_phone_keeps_the_market_and_the_recruitment_cells_on_one_screen(contexts
         assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], selector
         return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
-    page.mouse.click(*on_screen('#market .market-card[data-code="VI"]'))
+    page.mouse.click(*on_screen(f'#market .market-card[data-code="{code}"]'))
     expect(page.locator("#board .cell.dest")).to_have_count(5)
     for cell in ("a1", "c1", "e1", "f1", "g1"):
         on_screen(f'#board .cell.dest[data-cell="{cell}"]')
     page.mouse.click(*on_screen('#board .cell[data-cell="a1"] .hex'))
-    expect_sent(page, engine, "+VI@a1", 10)
+    expect_sent(page, engine, f"+{code}@a1", 10)
 
 
 # North swapped nothing yet: it steps its Archer and its Leader, then recruits; South then plays its Rider.
