@@ -28,6 +28,8 @@ EXTRAS: dict[str, tuple[str, ...]] = {
         "openskill",
         "multipart",
         "psycopg",
+        "orjson",
+        "prometheus_client",
         "redis",  # the cluster (`throne serve --redis`)
     ),
     "rl": ("numpy", "gymnasium", "pettingzoo", "pyspiel", "pyarrow", "matplotlib"),
