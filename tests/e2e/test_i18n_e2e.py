@@ -176,3 +176,15 @@ def test_chat_line_keeps_its_order_in_a_persian_page(contexts: Contexts) -> None
     assert line.locator(".chat-text").evaluate("e => e.tagName === 'BDI' && e.dir === 'auto'")
     # isolated left to right: the full stop ends the text on its right, as typed
     assert line.locator(".chat-text").evaluate("e => getComputedStyle(e).direction") == "ltr"
+
+
+def test_history_in_persian_digits(contexts: Contexts) -> None:
+    page = contexts.page(lang="fa")
+    start(page, "#play-bot-leaders", "fa")
+    page.goto("/me")
+    row = page.locator("#history tbody tr").first
+    expect(row).to_be_visible()
+    cells = row.locator("td").all_inner_texts()
+    number, players, when = cells[0], cells[2], cells[4]
+    for text in (number, players, when):
+        assert PERSIAN_DIGIT.search(text) and not LATIN_DIGIT.search(text), cells
