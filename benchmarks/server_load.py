@@ -98,7 +98,13 @@ class Level:
     game: str
     players: int
     games: int
-    time_control: dict | None = None
+    clock: tuple[int, int] | None = None  # a Fischer clock: (minutes, increment in seconds)
+
+    @property
+    def time_control(self) -> dict | None:
+        if self.clock is None:
+            return None
+        return {"kind": "fischer", "minutes": self.clock[0], "increment": self.clock[1]}
 
 
 async def _new_game(level: Level, c: httpx.AsyncClient) -> tuple[int, list[str]]:
@@ -269,6 +275,9 @@ def main() -> None:
         default=None,
         help='also measure every Leaders level with a Fischer clock "minutes+increment"',
     )
+    parser.add_argument(
+        "--clock-games", default=None, help="the levels measured with --clock (default: --games)"
+    )
     parser.add_argument("--no-anchor", action="store_true", help="measure `throne serve` only")
     parser.add_argument(
         "--url", default=None, help="an already running server (default: start `throne serve`)"
@@ -277,8 +286,9 @@ def main() -> None:
     levels: list[Level] = [Level("leaders", 2, int(n)) for n in args.games.split(",") if n]
     if args.clock:
         minutes, increment = (int(x) for x in args.clock.split("+"))
-        control = {"kind": "fischer", "minutes": minutes, "increment": increment}
-        levels += [Level("leaders", 2, int(n), control) for n in args.games.split(",") if n]
+        control = (minutes, increment)
+        clocked = args.clock_games or args.games
+        levels += [Level("leaders", 2, int(n), control) for n in clocked.split(",") if n]
     levels += [Level("hidden-leaders", 4, int(n)) for n in args.hidden.split(",") if n]
     procs: list[subprocess.Popen] = []
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # a stopped benchmark stops its servers too
