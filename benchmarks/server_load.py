@@ -31,6 +31,7 @@ from pathlib import Path
 import httpx
 import orjson
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 HERE = Path(__file__).resolve().parent
 
@@ -146,7 +147,26 @@ async def _player(
     stop: list[float],
     measuring: list[bool],
 ) -> None:
-    async with connect(f"{ws_base}/ws/games/{game_id}", max_size=2**22, compression=None) as ws:
+    try:
+        await _play(ws_base, game_id, token, rng, stats, stop, measuring)
+    except (OSError, TimeoutError, ConnectionClosed) as exc:  # counted, and the table goes on with a new game
+        stats.errors += 1
+        code = type(exc).__name__
+        stats.codes[code] = stats.codes.get(code, 0) + 1
+
+
+async def _play(
+    ws_base: str,
+    game_id: int,
+    token: str,
+    rng: random.Random,
+    stats: Stats,
+    stop: list[float],
+    measuring: list[bool],
+) -> None:
+    # A generous opening timeout: 500 tables open 1,000 sockets at once at the start.
+    url = f"{ws_base}/ws/games/{game_id}"
+    async with connect(url, max_size=2**22, compression=None, open_timeout=60) as ws:
         await ws.send(orjson.dumps({"type": "hello", "token": token}).decode())
         sent_at: float | None = None
         ply_sent = -1
