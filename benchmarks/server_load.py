@@ -129,11 +129,18 @@ async def _new_game(level: Level, c: httpx.AsyncClient) -> tuple[int, list[str]]
 
 
 async def _post(c: httpx.AsyncClient, url: str, body: dict) -> httpx.Response:
-    """POST, tried again once when a kept-alive connection was closed by the server meanwhile."""
-    try:
-        r = await c.post(url, json=body)
-    except httpx.TransportError:
-        r = await c.post(url, json=body)
+    """POST, tried again when a kept-alive connection was closed by the server meanwhile, or when the cap on
+    open tables per address (429) refused it while many tables were being replaced at once."""
+    for attempt in range(50):
+        try:
+            r = await c.post(url, json=body)
+        except httpx.TransportError:
+            if attempt == 49:
+                raise
+            continue
+        if r.status_code != 429:
+            break
+        await asyncio.sleep(0.2)
     r.raise_for_status()
     return r
 
@@ -276,7 +283,9 @@ async def run_level(
 
 
 def _median(rows: list[dict[str, float]], key: str) -> float:
-    return statistics.median(r[key] for r in rows)
+    """The median over the runs that measured something (a run with no move has no latency)."""
+    values = [r[key] for r in rows if r[key] == r[key]]  # NaN != NaN
+    return statistics.median(values) if values else float("nan")
 
 
 def main() -> None:
