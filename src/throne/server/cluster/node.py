@@ -322,6 +322,8 @@ class Cluster:
 
     def conns_changed(self, game: int) -> None:
         """A socket of `game` came or went on this node: the other nodes are told (presence)."""
+        if self.stopping:
+            return  # the node is leaving: its presence goes with it
         hub = self.hub
         mine = Presence(
             {c.occupant for c in hub.seated.get(game, ()) if c.occupant is not None and not c.closed},
