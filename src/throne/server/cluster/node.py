@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 import redis.asyncio as aioredis
+from redis.exceptions import RedisError
 
 from throne.server.chat import readable
 from throne.server.cluster.lease import PREFIX, PUBLISH_SCRIPT, Leases, lease_key
@@ -224,6 +225,8 @@ class Cluster:
                         await self._adopt(game)
             except asyncio.CancelledError:
                 raise
+            except RedisError as exc:  # Redis is down: the games stop once their leases run out
+                log.warning("cluster: lease upkeep failed (%s); retrying", exc)
             except Exception:
                 log.exception("cluster: lease upkeep failed; retrying")
             for game, match in list(self.hub.matches.items()):  # a lease that ran out between renewals
@@ -459,15 +462,19 @@ class Cluster:
 
     # ---- receiving -----------------------------------------------------------------------------------------
     async def _listen(self) -> None:
+        failing = False
         while True:
             try:
                 message = await self._pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("cluster: the pub/sub connection failed; listening again")
+            except Exception as exc:
+                if not failing:  # once per outage, not every half second
+                    log.warning("cluster: the pub/sub connection failed (%s); listening again", exc)
+                failing = True
                 await asyncio.sleep(0.5)
                 continue
+            failing = False
             if message is None or message.get("type") != "message":
                 continue
             channel = message["channel"]
