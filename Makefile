@@ -1,6 +1,8 @@
 # Throne — the two commands of the README: `make serve` and `make test`.
 #
 #   make serve          .venv with the web platform only (extra `server`), then `throne serve`
+#   make cluster        the same venv, then `throne cluster`: PostgreSQL, Redis, 3 nodes, HAProxy on :8000
+#                       (needs the Debian packages postgresql, redis-server and haproxy; docs/deploy.md)
 #   make test           .venv with everything the tests need (dev,server,rl,ray), Debian packages, ruff, pytest
 #   make install-all    .venv with every extra (the research API and Ray included), for research work
 #   make install EXTRAS=rl,ray   .venv with the extras named (the core package alone: EXTRAS=)
@@ -32,7 +34,7 @@ AXE_VERSION := 4.14.1
 AXE_DIR     := tests/e2e/.axe
 AXE_STAMP   := $(AXE_DIR)/.installed-$(AXE_VERSION)
 
-.PHONY: serve test install install-all system-deps lint axe clean help
+.PHONY: serve cluster test install install-all system-deps lint axe clean help
 .PRECIOUS: $(VENV)/.installed-%
 
 $(BIN)/python:
@@ -50,6 +52,9 @@ install-all: $(call stamp,$(ALL_EXTRAS))
 
 serve: $(call stamp,$(SERVE_EXTRAS))
 	$(BIN)/throne serve
+
+cluster: $(call stamp,$(SERVE_EXTRAS))
+	$(BIN)/throne cluster
 
 system-deps:
 	bash scripts/system-deps.sh

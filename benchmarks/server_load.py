@@ -18,6 +18,7 @@ import argparse
 import asyncio
 import os
 import random
+import signal
 import socket
 import statistics
 import subprocess
@@ -87,6 +88,7 @@ class Stats:
     moves: int = 0
     games: int = 0
     errors: int = 0
+    codes: dict[str, int] = field(default_factory=dict)  # how many errors of each code
 
 
 @dataclass(frozen=True)
@@ -152,6 +154,7 @@ async def _player(
             msg = orjson.loads(raw)
             if msg["type"] == "error":
                 stats.errors += 1
+                stats.codes[msg.get("code", "?")] = stats.codes.get(msg.get("code", "?"), 0) + 1
                 continue
             if msg["type"] != "state":
                 continue
@@ -240,6 +243,7 @@ async def run_level(
         "p95_ms": 1000 * lat[min(len(lat) - 1, int(0.95 * len(lat)))],
         "moves": moves,
         "errors": stats.errors,
+        "error_codes": stats.codes,  # type: ignore[dict-item]
         # the server's CPU time per move: what a move costs it, whatever else the shared machine runs
         "cpu_ms_per_move": 1000 * cpu / moves if moves else float("nan"),
     }
@@ -277,6 +281,7 @@ def main() -> None:
         levels += [Level("leaders", 2, int(n), control) for n in args.games.split(",") if n]
     levels += [Level("hidden-leaders", 4, int(n)) for n in args.hidden.split(",") if n]
     procs: list[subprocess.Popen] = []
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # a stopped benchmark stops its servers too
     try:
         pids: dict[str, int | None] = {"throne serve": None, "anchor": None}
         if args.url:

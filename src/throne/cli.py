@@ -377,6 +377,25 @@ def serve(
     run.serve(host, port, settings, log_level=log_level, log_format=log_format or None)
 
 
+@app.command()
+def cluster(
+    nodes: Annotated[int, typer.Option(min=1, max=16, help="How many `throne serve` nodes.")] = 3,
+    port: Annotated[int, typer.Option(help="The port of HAProxy, the one address of the cluster.")] = 8000,
+    data_dir: Annotated[
+        Path, typer.Option(help="Where PostgreSQL keeps its data and every process its log.")
+    ] = Path("data/cluster"),
+) -> None:
+    """A local cluster on loopback: PostgreSQL, Redis, several nodes and HAProxy (docs/deploy.md)."""
+    extras.require("server", "`throne cluster`")
+    from throne.server.cluster import local
+
+    try:
+        local.run(data_dir, nodes, port)
+    except local.ClusterError as exc:
+        typer.echo(f"throne cluster: {exc}", err=True)
+        raise typer.Exit(1) from None
+
+
 db_app = typer.Typer(help="Database maintenance.", no_args_is_help=True)
 app.add_typer(db_app, name="db")
 

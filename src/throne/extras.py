@@ -28,6 +28,9 @@ EXTRAS: dict[str, tuple[str, ...]] = {
         "openskill",
         "multipart",
         "psycopg",
+        "orjson",  # the sockets' JSON and the structured logs
+        "prometheus_client",  # /metrics
+        "redis",  # throne serve --redis (nodes sharing games)
     ),
     "rl": ("numpy", "gymnasium", "pettingzoo", "pyspiel", "pyarrow", "matplotlib"),
     "ray": ("ray",),

@@ -12,6 +12,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import redis
 import sqlalchemy as sa
@@ -62,6 +63,11 @@ def _play(mover: Player, move: str, ply: int) -> None:
             return
         assert got["code"] in RETRY, got
         mover.move(move, ply)
+
+
+def _connected(node: Node, game: int) -> list[bool]:
+    seats = httpx.get(f"{node.base}/api/games/{game}", timeout=10).json()["game"]["seats"]
+    return [bool(s.get("connected")) for s in seats]
 
 
 def _poll_errors(*players: Player) -> list[dict[str, Any]]:
@@ -131,6 +137,8 @@ def test_games_survive_their_owner_across_three_nodes(
         bob.connect(c)
         dora.connect(b)
         assert carl.wait_ply(0, STEP)["seat"] == carl.seat  # his seat's view, wherever the game started
+        # Presence is shared: a node without a socket of the Leaders game sees both players connected.
+        until(lambda: _connected(a, ann.game_id) == [True, True], STEP, "presence across nodes")
         _advance(leaders, 6, rng)
         _advance(hidden, 6, rng)
 

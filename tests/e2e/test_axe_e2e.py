@@ -1,7 +1,8 @@
 """Accessibility checked by axe-core (the npm package, installed by `make test` into tests/e2e/.axe): the
-lobby, the Leaders table (a piece selected: destinations and targets lit) and the Hidden Leaders table (a
-decision open), light and dark, in English, Persian and Japanese, have no colour-contrast violation and no
-control, link, image or region without an accessible name."""
+lobby, the Leaders table (a piece selected: destinations and targets lit), the Hidden Leaders table (a
+decision open) and both replays, light and dark, in English, Persian and Japanese, have no colour-contrast
+violation, no control, link, image or region without an accessible name, and no scrolling list out of the
+keyboard's reach."""
 
 from __future__ import annotations
 
@@ -44,6 +45,7 @@ RULES = [
     "html-has-lang",
     "html-lang-valid",
     "valid-lang",
+    "scrollable-region-focusable",  # the logs and move lists scroll: the keyboard reaches them
 ]
 
 
@@ -85,11 +87,18 @@ def test_no_contrast_or_name_violations(contexts: Contexts, lang: str, theme: st
         page.click("#board .cell.clickable")
         expect(page.locator("#board .cell.dest, #board .cell.target").first).to_be_visible()
     problems["leaders"] = axe_violations(page)
+    leaders_game = page.url.rsplit("/", 1)[1]
 
     start(page, "#play-bot-hidden-leaders")
     expect(page.locator("#power-track .space")).to_have_count(12)
     if not is_over(page):
         expect(page.locator("#decision")).to_be_visible()
     problems["hidden-leaders"] = axe_violations(page)
+    hidden_game = page.url.rsplit("/", 1)[1]
+
+    for name, game in (("leaders-replay", leaders_game), ("hidden-leaders-replay", hidden_game)):
+        page.goto(f"/games/{game}/replay")
+        expect(page.locator("#replay-step")).not_to_be_empty()
+        problems[name] = axe_violations(page)
 
     assert {where: found for where, found in problems.items() if found} == {}

@@ -129,6 +129,8 @@ def test_persian_digits_and_isolated_names_on_the_leaders_table_and_replay(conte
     assert log and not any(LATIN_DIGIT.search(line) for line in log), log
     turns = page.locator('#event-log li[data-type="turn-end"]').all_inner_texts()
     assert turns and all(PERSIAN_DIGIT.search(x) and not LATIN_DIGIT.search(x) for x in turns), turns
+    mine = [x for x in turns if "شما" in x]  # the verb agrees with "you" (شما … رساندید)
+    assert mine and all("رساندید" in x for x in mine), turns
     assert page.locator("#seats li").first.inner_text().count("\u2068") == 1  # the seat's name isolated
 
     page.goto(f"/games/{game}/replay")
@@ -176,3 +178,15 @@ def test_chat_line_keeps_its_order_in_a_persian_page(contexts: Contexts) -> None
     assert line.locator(".chat-text").evaluate("e => e.tagName === 'BDI' && e.dir === 'auto'")
     # isolated left to right: the full stop ends the text on its right, as typed
     assert line.locator(".chat-text").evaluate("e => getComputedStyle(e).direction") == "ltr"
+
+
+def test_history_in_persian_digits(contexts: Contexts) -> None:
+    page = contexts.page(lang="fa")
+    start(page, "#play-bot-leaders", "fa")
+    page.goto("/me")
+    row = page.locator("#history tbody tr").first
+    expect(row).to_be_visible()
+    cells = row.locator("td").all_inner_texts()
+    number, players, when = cells[0], cells[2], cells[4]
+    for text in (number, players, when):
+        assert PERSIAN_DIGIT.search(text) and not LATIN_DIGIT.search(text), cells

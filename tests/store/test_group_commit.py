@@ -54,3 +54,17 @@ def test_a_failing_group_stores_none_of_its_moves(repo: Repo) -> None:
     for g in (a, b):
         info = repo.get_game(g)
         assert (info.status, info.ply, repo.moves(g)) == ("live", 0, [])
+
+
+@pytest.mark.parametrize("group", [1, 3], ids=["alone", "in-a-group"])
+def test_a_move_of_an_owner_with_an_older_fencing_token_is_stale(repo: Repo, group: int) -> None:
+    """A cluster node that claimed a game stores its token; the previous owner's moves are then refused."""
+    games = [_live(repo) for _ in range(group)]
+    fenced = games[0]
+    assert repo.fence_game(fenced, 2) is True
+    assert repo.fence_game(fenced, 1) is False  # a claim older than the stored one is the stale one
+    answers = repo.append_moves([NewMove(g, 0, 0, "old", fence=1) for g in games])
+    assert isinstance(answers[0], StalePly) and answers[1:] == [None] * (group - 1)
+    assert repo.moves(fenced) == [] and repo.get_game(fenced).ply == 0
+    assert repo.append_moves([NewMove(fenced, 0, 0, "new", fence=2)]) == [None]
+    assert repo.moves(fenced) == [(0, "new")]

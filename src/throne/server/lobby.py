@@ -124,6 +124,10 @@ class Hub:
         if self.cluster is not None and not self.cluster.holds(game_id):
             raise MoveRefused("owner_moved", "the game moved to another server; send it again")
 
+    def fence_token(self, game_id: int) -> int | None:
+        """The fencing token this node's moves of the game are stored with (None without a cluster)."""
+        return None if self.cluster is None else self.cluster.leases.token(game_id)
+
     async def _write_moves(self, moves: list[NewMove]) -> list[StalePly | None]:
         return await self.db(self.repo.append_moves, moves)
 

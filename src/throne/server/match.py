@@ -339,7 +339,9 @@ class Match:
         now = self.hub.now_ms()
         clock = self._clock_after(item.seat, None if state.is_over else state.to_play, now)
         snapshot = clock.snapshot(now) if clock.timed else None
-        await self._store(item, NewMove(self.game_id, ply, item.seat, item.move, result, rate, snapshot))
+        fence = self.hub.fence_token(self.game_id)  # a cluster: a newer owner's token makes this stale
+        move = NewMove(self.game_id, ply, item.seat, item.move, result, rate, snapshot, fence)
+        await self._store(item, move)
         self.state, self.ply, self.clock = state, ply + 1, clock  # one step: state, ply and clock agree
         log.debug("ply %d committed: seat %d played %r", ply, item.seat, item.move)
         if self.draw_offer is not None and self.draw_offer != item.seat:

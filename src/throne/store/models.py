@@ -56,6 +56,8 @@ class Game(Base):
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     #: the time control and the clock snapshot (throne.clock), updated with every move; None: untimed
     clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    # A cluster's fencing token of the game's current owner (None: one process owns every game).
+    fence: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     creator_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import case, delete, func, insert, literal, select, tuple_, update
+from sqlalchemy import case, delete, func, insert, literal, or_, select, tuple_, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -83,6 +83,7 @@ class NewMove:
     result: dict[str, Any] | None = None
     rate: RateHook | None = None
     clock: dict[str, Any] | None = None
+    fence: int | None = None  # in a cluster: the owner's fencing token (an older one than stored is stale)
 
 
 @dataclass(frozen=True)
@@ -522,6 +523,17 @@ class Repo:
             s.execute(delete(Move).where(Move.game_id == game_id, Move.ply >= keep))
             return clock
 
+    def fence_game(self, game_id: int, token: int) -> bool:
+        """A cluster node claimed the live game with fencing token `token`: from now on a move stored with an
+        older token is stale. False when a newer token is already stored (this claim is the stale one)."""
+        with self.db.sessions.begin() as s:
+            done = s.execute(
+                update(Game)
+                .where(Game.id == game_id, or_(Game.fence.is_(None), Game.fence < token))
+                .values(fence=token)
+            )
+            return bool(done.rowcount == 1)
+
     def save_clock(self, game_id: int, ply: int, clock: dict[str, Any]) -> bool:
         """A clock checkpoint of a live game at `ply`; False when the game moved on or ended meanwhile."""
         with self.db.sessions.begin() as s:
@@ -821,7 +833,7 @@ def _advance_live_games(s: Session, moves: Sequence[NewMove]) -> set[int]:
     if len(moves) == 1:  # the common case on a quiet server: the plain guarded update
         m = moves[0]
         try:
-            _move_live_game(s, m.game_id, m.ply, m.ply + 1, m.clock)
+            _move_live_game(s, m.game_id, m.ply, m.ply + 1, m.clock, m.fence)
         except StalePly:
             return set()
         return {m.game_id}
@@ -829,22 +841,25 @@ def _advance_live_games(s: Session, moves: Sequence[NewMove]) -> set[int]:
     clocks = [(Game.id == m.game_id, literal(m.clock, Game.clock.type)) for m in moves if m.clock is not None]
     if clocks:
         values["clock"] = case(*clocks, else_=Game.clock)
-    done = s.execute(
-        update(Game)
-        .where(Game.status == "live", tuple_(Game.id, Game.ply).in_([(m.game_id, m.ply) for m in moves]))
-        .values(**values)
-        .returning(Game.id)
-    )
+    where = [Game.status == "live", tuple_(Game.id, Game.ply).in_([(m.game_id, m.ply) for m in moves])]
+    fences = [(Game.id == m.game_id, m.fence) for m in moves if m.fence is not None]
+    if fences:  # a cluster: each owner's token is at least the stored one
+        where.append(or_(Game.fence.is_(None), Game.fence <= case(*fences, else_=Game.fence)))
+    done = s.execute(update(Game).where(*where).values(**values).returning(Game.id))
     return set(done.scalars().all())
 
 
-def _move_live_game(s: Session, game_id: int, ply: int, to: int, clock: dict[str, Any] | None) -> None:
-    """Sets a live game at exactly `ply` to ply `to` (and its clock, when given); StalePly otherwise."""
+def _move_live_game(
+    s: Session, game_id: int, ply: int, to: int, clock: dict[str, Any] | None, fence: int | None = None
+) -> None:
+    """Sets a live game at exactly `ply` to ply `to` (and its clock, when given); StalePly otherwise, and
+    when `fence` (a cluster owner's token) is older than the game's stored token."""
     values: dict[str, Any] = {"ply": to}
     if clock is not None:
         values["clock"] = clock
-    done = s.execute(
-        update(Game).where(Game.id == game_id, Game.status == "live", Game.ply == ply).values(**values)
-    )
+    where = [Game.id == game_id, Game.status == "live", Game.ply == ply]
+    if fence is not None:
+        where.append(or_(Game.fence.is_(None), Game.fence <= fence))
+    done = s.execute(update(Game).where(*where).values(**values))
     if done.rowcount != 1:
         raise StalePly(f"game {game_id} is not live at ply {ply}")

@@ -86,6 +86,10 @@ class Presence:
         return cls(set(data.get("o", ())), set(data.get("s", ())), int(data.get("n", 0)))
 
 
+def _text(raw: bytes | str) -> str:
+    return raw.decode() if isinstance(raw, bytes) else raw
+
+
 def _seat_key(seat: int | None) -> str:
     return SPECTATORS if seat is None else str(seat)
 
@@ -105,6 +109,7 @@ class Cluster:
         self._watched: set[int] = set()
         self._sub_lock = asyncio.Lock()
         self._remote: dict[int, dict[str, Presence]] = {}  # game -> node -> its sockets there
+        self._peeked: dict[int, dict[str, Presence]] = {}  # the same, read for the last lobby list
         self._alive: set[str] = set()
         self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._published: dict[int, int] = {}  # game -> the ply of its last published state
@@ -177,8 +182,10 @@ class Cluster:
     async def claim_new(self, game: int) -> bool:
         """A table that just started here: this node owns it (False if the lease could not be taken)."""
         try:
-            if await self.leases.claim(game) is None:
+            token = await self.leases.claim(game)
+            if token is None:
                 return False
+            await self.hub.db(self.hub.repo.fence_game, game, token)
         except Exception:
             log.exception("game %s: no lease for the new game; another node will claim it", game)
             with contextlib.suppress(Exception):
@@ -246,7 +253,13 @@ class Cluster:
             return
         self._claiming.add(game)
         try:
-            if await self.leases.claim(game) is None:
+            token = await self.leases.claim(game)
+            if token is None:
+                return
+            # The token goes into the store first: from now on the previous owner's moves are refused, so
+            # the log read next is the whole truth.
+            if not await hub.db(hub.repo.fence_game, game, token):
+                await self.leases.release(game, done=False)
                 return
             try:
                 info = await hub.db(hub.repo.get_game, game)
@@ -327,15 +340,36 @@ class Cluster:
         self._spawn(follow())
 
     def remote_presence(self, game: int) -> list[Presence]:
-        return [p for n, p in self._remote.get(game, {}).items() if n in self._alive and n != self.node]
+        """The other nodes' sockets of `game`: kept up to date for the games this node watches, else as
+        last read by `peek_presence`."""
+        nodes = self._remote.get(game)
+        if nodes is None:
+            nodes = self._peeked.get(game, {})
+        return [p for n, p in nodes.items() if n in self._alive and n != self.node]
+
+    async def peek_presence(self, games: list[int]) -> None:
+        """Reads the presence of games this node does not watch (a lobby list), in one round trip."""
+        unwatched = [g for g in games if g not in self._remote]
+        if not unwatched:
+            return
+        pipe = self.redis.pipeline(transaction=False)
+        for game in unwatched:
+            pipe.hgetall(presence_key(game))
+        try:
+            found = await pipe.execute()
+        except Exception:
+            return  # the flags show this node's sockets only
+        self._peeked = {
+            game: {_text(n): Presence.from_json(loads(v)) for n, v in entries.items()}
+            for game, entries in zip(unwatched, found, strict=True)
+        }
 
     async def _load_presence(self, game: int) -> None:
         entries = await self.redis.hgetall(presence_key(game))
         nodes = self._remote.setdefault(game, {})
         for node, raw in entries.items():
-            name = node.decode() if isinstance(node, bytes) else node
-            if name != self.node:
-                nodes[name] = Presence.from_json(loads(raw))
+            if _text(node) != self.node:
+                nodes[_text(node)] = Presence.from_json(loads(raw))
 
     def _presence_changed(self, game: int) -> None:
         match = self.hub.matches.get(game)

@@ -84,6 +84,8 @@ async def list_games(
     hub = hub_of(request)
     user = await current_user(request)
     games = await hub.db(hub.repo.list_games, wanted, game, limit)
+    if hub.cluster is not None:  # who is connected to the other nodes
+        await hub.cluster.peek_presence([g.id for g in games])
     return {"games": [hub.summary(g, user.id if user else None) for g in games]}
 
 
@@ -152,7 +154,10 @@ async def game_chat(game_id: GameId, request: Request, invite: str | None = None
 async def get_game(game_id: GameId, request: Request, invite: str | None = None) -> dict:
     info = await _game(request, game_id, invite)
     user = await current_user(request)
-    return {"game": hub_of(request).summary(info, user.id if user else None)}
+    hub = hub_of(request)
+    if hub.cluster is not None:  # who is connected to the other nodes
+        await hub.cluster.peek_presence([info.id])
+    return {"game": hub.summary(info, user.id if user else None)}
 
 
 @router.post("/games/{game_id}/join")

@@ -88,7 +88,7 @@ export function renderMarket(container, view, { pickable = new Set(), chosen = n
   const deck = document.createElement("span");
   deck.className = "muted";
   if (view.mode === "strategist") {
-    const banned = (view.banned || []).map(cardLabel).join(", ") || t("ui.leaders.none");
+    const banned = (view.banned || []).map(cardLabel).join(t("ui.list.sep")) || t("ui.leaders.none");
     deck.textContent = t("ui.leaders.banned", { cards: banned });
     deck.id = "banned";
   } else {

@@ -1,0 +1,242 @@
+"""`throne cluster` (`make cluster`): a whole cluster on this machine, on loopback — PostgreSQL, Redis, N
+`throne serve --redis` nodes and HAProxy in front of them — for local use, demos and benchmarks. Ctrl-C or
+SIGTERM stops it all (each node first hands its games over). Production runs the same pieces on their own
+machines (docs/deploy.md).
+
+PostgreSQL refuses to run as root, so as root its commands run as the `postgres` user.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+class ClusterError(RuntimeError):
+    """A piece that could not start (a missing program, a port in use); the message says which."""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _program(name: str, package: str) -> str:
+    found = shutil.which(name) or shutil.which(name, path="/usr/sbin:/usr/local/sbin")
+    if found is None:
+        raise ClusterError(f"{name} not found: install the Debian package {package}")
+    return found
+
+
+def _pg_bin() -> Path:
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    if found:
+        return Path(found[-1]).parent
+    return Path(_program("initdb", "postgresql")).parent
+
+
+def _until(check: Callable[[], bool], deadline_s: float, what: str) -> None:
+    end = time.monotonic() + deadline_s
+    while not check():
+        if time.monotonic() > end:
+            raise ClusterError(f"{what} did not start in {deadline_s:.0f} s")
+        time.sleep(0.1)
+
+
+def _answers(port: int) -> bool:
+    with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
+        return True
+    return False
+
+
+def haproxy_config(port: int, nodes: list[int]) -> str:
+    """HAProxy in front of the nodes: HTTP and WebSockets (upgraded connections stay open as tunnels),
+    round robin, a node out of rotation while its /api/ready fails."""
+    servers = "\n".join(
+        f"    server node{i} 127.0.0.1:{p} check inter 1s fall 2 rise 1" for i, p in enumerate(nodes)
+    )
+    return f"""global
+    maxconn 8000  # raise with the file limit (ulimit -n) for more sockets per balancer
+
+defaults
+    mode http
+    option forwardfor
+    timeout connect 5s
+    timeout client 60s
+    timeout server 60s
+    timeout tunnel 1h
+    timeout http-request 10s
+
+frontend throne
+    bind 127.0.0.1:{port}
+    default_backend nodes
+
+backend nodes
+    balance roundrobin
+    option httpchk GET /api/ready
+    retry-on conn-failure empty-response
+    retries 2
+{servers}
+"""
+
+
+@dataclass
+class LocalCluster:
+    """The processes of a local cluster, started in order and stopped in reverse order."""
+
+    root: Path
+    nodes: int = 3
+    port: int = 8000
+    node_ports: list[int] = field(default_factory=list)
+    procs: list[tuple[str, subprocess.Popen[bytes]]] = field(default_factory=list)
+    database_url: str = ""
+    redis_url: str = ""
+    as_root: bool = field(default_factory=lambda: os.geteuid() == 0)
+
+    def _spawn(self, name: str, cmd: list[str], env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+        log = (self.root / f"{name}.log").open("ab")
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+        log.close()
+        self.procs.append((name, proc))
+        return proc
+
+    def _pg(self, *args: str) -> None:
+        cmd = [str(_pg_bin() / args[0]), *args[1:]]
+        if self.as_root:
+            cmd = ["runuser", "-u", "postgres", "--", *cmd]
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        if done.returncode != 0:
+            raise ClusterError(f"{args[0]} failed: {done.stderr.strip()[-1000:]}")
+
+    def start_postgres(self) -> None:
+        pg = self.root / "postgres"
+        if not (pg / "data" / "PG_VERSION").exists():
+            pg.mkdir(parents=True, exist_ok=True)
+            if self.as_root:
+                shutil.chown(pg, "postgres", "postgres")
+            self._pg("initdb", "-D", str(pg / "data"), "-U", "postgres", "--auth=trust", "-E", "UTF8")
+        port = free_port()
+        opts = f"-p {port} -k {pg} -c listen_addresses='' -c max_connections=200"
+        log = str(pg / "log")
+        self._pg("pg_ctl", "-D", str(pg / "data"), "-o", opts, "-l", log, "-w", "-t", "60", "start")
+        self.database_url = f"postgresql+psycopg://postgres@/postgres?host={pg}&port={port}"
+
+    def stop_postgres(self) -> None:
+        with contextlib.suppress(ClusterError, OSError, subprocess.TimeoutExpired):
+            self._pg("pg_ctl", "-D", str(self.root / "postgres" / "data"), "-m", "fast", "-w", "stop")
+
+    def start_redis(self) -> None:
+        port = free_port()
+        redis = _program("redis-server", "redis-server")
+        cmd = [redis, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+        self._spawn("redis", cmd)
+        _until(lambda: _answers(port), 30, "redis-server")
+        self.redis_url = f"redis://127.0.0.1:{port}/0"
+
+    def start_nodes(self, env: dict[str, str] | None = None) -> None:
+        from throne.store.db import upgrade
+
+        upgrade(self.database_url)  # once, before the nodes start (they would all migrate at once)
+        key = self.root / "secret.key"  # one cookie key for every node: a session is valid on each
+        if not key.exists():
+            key.write_text(secrets.token_urlsafe(48))
+            key.chmod(0o600)
+        base = {**os.environ, **(env or {}), "THRONE_SECRET_KEY": key.read_text().strip()}
+        for i in range(self.nodes):
+            port = free_port()
+            node_env = {
+                **base,
+                "THRONE_NODE_NAME": f"node{i}",
+                "THRONE_DATA_DIR": str(self.root / f"node{i}"),
+            }
+            cmd = [sys.executable, "-m", "throne.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
+            cmd += ["--database", self.database_url, "--redis", self.redis_url, "--log-level", "warning"]
+            self._spawn(f"node{i}", cmd, node_env)
+            self.node_ports.append(port)
+        for i, port in enumerate(self.node_ports):
+            _until(lambda port=port: _ready(port), 120, f"node{i}")
+
+    def start_balancer(self) -> None:
+        haproxy = _program("haproxy", "haproxy")
+        config = self.root / "haproxy.cfg"
+        config.write_text(haproxy_config(self.port, self.node_ports))
+        self._spawn("haproxy", [haproxy, "-db", "-f", str(config)])
+        _until(lambda: _ready(self.port), 30, "haproxy")
+
+    def start(self, env: dict[str, str] | None = None, balancer: bool = True) -> None:
+        self.root.mkdir(parents=True, exist_ok=True)
+        if self.as_root:  # the postgres user must reach its data directory inside
+            self.root.chmod(self.root.stat().st_mode | 0o711)
+        try:
+            self.start_postgres()
+            self.start_redis()
+            self.start_nodes(env)
+            if balancer:
+                self.start_balancer()
+        except BaseException:
+            self.stop()
+            raise
+
+    def stop(self) -> None:
+        """Nodes first (SIGTERM: each hands its games over and closes), then the rest, newest first."""
+        for _name, proc in reversed(self.procs):
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(5)
+        self.procs.clear()
+        if self.database_url:
+            self.stop_postgres()
+
+
+def _ready(port: int) -> bool:
+    import httpx
+
+    try:
+        return httpx.get(f"http://127.0.0.1:{port}/api/ready", timeout=2).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+def run(root: Path, nodes: int, port: int) -> None:
+    """Starts the cluster, prints where it is, and keeps it up until Ctrl-C or SIGTERM."""
+    cluster = LocalCluster(root.resolve(), nodes, port)
+    stopping = False
+
+    def stop(*_: object) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGTERM, stop)
+    cluster.start()
+    print(f"Throne cluster: http://127.0.0.1:{port} (HAProxy) in front of {nodes} nodes", flush=True)
+    print(f"  nodes: {', '.join(f'http://127.0.0.1:{p}' for p in cluster.node_ports)}", flush=True)
+    print(f"  PostgreSQL: {cluster.database_url}\n  Redis: {cluster.redis_url}", flush=True)
+    print(f"  logs: {cluster.root}/*.log — Ctrl-C stops everything", flush=True)
+    try:
+        while not stopping:
+            for name, proc in cluster.procs:
+                if proc.poll() is not None:
+                    print(f"{name} exited ({proc.returncode}); see {cluster.root}/{name}.log", flush=True)
+                    stopping = True
+            time.sleep(0.5)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        print("stopping the cluster…", flush=True)
+        cluster.stop()
