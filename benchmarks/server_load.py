@@ -18,6 +18,7 @@ import argparse
 import asyncio
 import os
 import random
+import signal
 import socket
 import statistics
 import subprocess
@@ -280,6 +281,7 @@ def main() -> None:
         levels += [Level("leaders", 2, int(n), control) for n in args.games.split(",") if n]
     levels += [Level("hidden-leaders", 4, int(n)) for n in args.hidden.split(",") if n]
     procs: list[subprocess.Popen] = []
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # a stopped benchmark stops its servers too
     try:
         pids: dict[str, int | None] = {"throne serve": None, "anchor": None}
         if args.url:

@@ -129,6 +129,8 @@ def test_persian_digits_and_isolated_names_on_the_leaders_table_and_replay(conte
     assert log and not any(LATIN_DIGIT.search(line) for line in log), log
     turns = page.locator('#event-log li[data-type="turn-end"]').all_inner_texts()
     assert turns and all(PERSIAN_DIGIT.search(x) and not LATIN_DIGIT.search(x) for x in turns), turns
+    mine = [x for x in turns if "شما" in x]  # the verb agrees with "you" (شما … رساندید)
+    assert mine and all("رساندید" in x for x in mine), turns
     assert page.locator("#seats li").first.inner_text().count("\u2068") == 1  # the seat's name isolated
 
     page.goto(f"/games/{game}/replay")

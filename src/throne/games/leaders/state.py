@@ -49,6 +49,7 @@ class State:
 
     __slots__ = (
         "_history",
+        "_legal_moves",
         "_reps",
         "_stack",
         "_start",
@@ -106,6 +107,7 @@ class State:
         self._stack: list[list[Any]] = []
         self._history: list[int] = []
         self._reps: dict[tuple[Any, ...], int] = {}
+        self._legal_moves: tuple[str, ...] | None = None  # legal_moves() of this position, once asked
         if draw_rule and phase == ACTION and acted == 0:
             self._reps[self._rep_key()] = 1
         self._start = self.position()
@@ -216,6 +218,7 @@ class State:
 
     def apply(self, action: int) -> None:
         """Apply a legal action id without validation; ``undo`` takes it back."""
+        self._legal_moves = None
         self._stack.append(
             [
                 self.board,
@@ -392,6 +395,7 @@ class State:
 
     def undo(self) -> None:
         """Take back the last action (from ``play`` or ``apply``)."""
+        self._legal_moves = None
         if not self._stack:
             raise IllegalMoveError("nothing to undo")
         (
@@ -432,6 +436,7 @@ class State:
         c._history = self._history[:]
         c._reps = dict(self._reps)
         c._start = self._start
+        c._legal_moves = self._legal_moves
         return c
 
     @staticmethod
@@ -445,7 +450,11 @@ class State:
 
     # ----------------------------------------------------------------- string API
     def legal_moves(self) -> list[str]:
-        return sorted(MOVE_STRINGS[a] for a in self.legal_actions())
+        """The legal move strings, sorted. Kept until the position changes (`apply`, `undo`): a server asks
+        for them once per seat's view and once more for the seat to play."""
+        if self._legal_moves is None:
+            self._legal_moves = tuple(sorted(MOVE_STRINGS[a] for a in self.legal_actions()))
+        return list(self._legal_moves)
 
     def play(self, move: str) -> None:
         """Play a move string; raises IllegalMoveError (state unchanged) saying why it is not legal."""

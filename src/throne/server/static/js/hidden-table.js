@@ -570,7 +570,7 @@ export class HiddenTable {
           "tr",
           { "data-seat": rowSeat },
           h("td", { text: seatLabel(this.names, rowSeat) + (rowSeat === this.seat ? ` (${t("ui.table.you")})` : "") }),
-          h("td", { "data-leader": row.leader, text: `${leaderName(row.leader)} (${(row.factions || []).map(factionName).join(", ")})` }),
+          h("td", { "data-leader": row.leader, text: `${leaderName(row.leader)} (${(row.factions || []).map(factionName).join(t("ui.list.sep"))})` }),
           h("td", { text: t(row.aligned ? "ui.hl.yes" : "ui.hl.no") }),
           h("td", { text: String(row.faction_heroes ?? "—") }),
           h("td", { text: String(row.total_heroes ?? "—") }),
