@@ -157,7 +157,9 @@ export class LeadersTable {
     });
     $("#cancel-move", root).addEventListener("click", () => this.reset());
     document.addEventListener("keydown", (event) => {
-      if (event.key === "Escape") this.reset();
+      if (event.key !== "Escape") return;
+      if (!$("#end-confirm", root).hidden) this.closeConfirm(true);
+      else this.reset();
     });
   }
 
