@@ -505,9 +505,12 @@ class Cluster:
                 return  # this node owns the game (a stale owner's note never passes the fence)
             ply, views = note["ply"], note["views"]
             seat_of = {int(k): v for k, v in note.get("seats", {}).items()}
+            reseated = False
             for conn in conns:  # a table that started on another node seated its sockets' occupants
-                if conn.occupant is not None:
-                    conn.seat = seat_of.get(conn.occupant)
+                if conn.occupant is not None and conn.seat != seat_of.get(conn.occupant):
+                    conn.seat, reseated = seat_of.get(conn.occupant), True
+            if reseated:
+                self.conns_changed(game)  # the owner learns which seats are present here
             encoded: dict[tuple[int | None, int | None], str] = {}  # each distinct message encoded once
             for conn in conns:
                 message = views.get(_seat_key(conn.seat))
@@ -630,7 +633,10 @@ class Cluster:
             return None
         if conn is not None:
             if conn.occupant is not None:  # the table may have started (and drawn the seats) since hello
-                seat = conn.seat = next((s.seat for s in info.seats if s.id == conn.occupant), None)
+                seat = next((s.seat for s in info.seats if s.id == conn.occupant), None)
+                if seat != conn.seat:
+                    conn.seat = seat
+                    self.conns_changed(game)
             await self.watch(game)  # before asking: no later state is missed
         try:
             message = await self.route(game, "state", seat=seat)
