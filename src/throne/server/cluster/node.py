@@ -409,10 +409,18 @@ class Cluster:
             )  # fmt: skip
             if message["your_turn"]:
                 legal = message["legal_moves"]
-            views[_seat_key(seat)] = message
+            views[_seat_key(seat)] = encode(message)  # text: a node forwards it without decoding it
         self._published[game] = match.ply
         seats = {s.id: s.seat for s in match.info.seats}  # a socket seated while the table was open
-        note = {"t": "state", "from": self.node, "ply": match.ply, "views": views, "seats": seats}
+        after = match.ply - 1 if since is None else since  # the events are those of the plies after this
+        note = {
+            "t": "state",
+            "from": self.node,
+            "ply": match.ply,
+            "after": after,
+            "views": views,
+            "seats": seats,
+        }
         self._outbox.put_nowait(("fenced", game, room_channel(game), dumps(note)))
 
     def publish_room(self, game: int, note: dict[str, Any]) -> None:
@@ -511,18 +519,20 @@ class Cluster:
                     conn.seat, reseated = seat_of.get(conn.occupant), True
             if reseated:
                 self.conns_changed(game)  # the owner learns which seats are present here
-            encoded: dict[tuple[int | None, int | None], str] = {}  # each distinct message encoded once
+            encoded: dict[tuple[int | None, int | None], str] = {}  # re-encoded messages, once each
             for conn in conns:
-                message = views.get(_seat_key(conn.seat))
-                last = conn.events_ply
-                if message is None or (last is not None and last > ply):
-                    continue
-                key = (conn.seat, last)
-                text = encoded.get(key)
+                text = views.get(_seat_key(conn.seat))
+                last = conn.events_ply  # (a takeback sends a lower ply: the notes of a game come in order)
                 if text is None:
-                    after = ply - 1 if last is None else last
-                    events = [e for e in message.get("events", ()) if e.get("ply", 0) > after]
-                    text = encoded[key] = encode({**message, "events": events})
+                    continue
+                after = ply - 1 if last is None else last
+                if after != note["after"]:  # a socket that saw another ply last: its events only
+                    key = (conn.seat, last)
+                    if key not in encoded:
+                        message = loads(text)
+                        events = [e for e in message.get("events", ()) if e.get("ply", 0) > after]
+                        encoded[key] = encode({**message, "events": events})
+                    text = encoded[key]
                 conn.events_ply = ply
                 conn.send_text(text)
         elif kind == "all":
