@@ -74,7 +74,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0, help="measured seconds per configuration")
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds played before measuring")
     args = parser.parse_args()
-    levels = [Level("leaders", 2, args.games)]
+    levels = [Level("leaders", 2, args.games)] if args.games else []
     if args.hidden:
         levels.append(Level("hidden-leaders", 4, args.hidden))
     rows = []

@@ -70,6 +70,11 @@ def _connected(node: Node, game: int) -> list[bool]:
     return [bool(s.get("connected")) for s in seats]
 
 
+def survivor_of(r: redis.Redis, game: int, nodes: list[Node]) -> Node | None:
+    """The node that owns `game` now."""
+    return next((n for n in nodes if n.name == _owner(r, game)), None)
+
+
 def _poll_errors(*players: Player) -> list[dict[str, Any]]:
     for player in players:
         with contextlib.suppress(TimeoutError):
@@ -167,6 +172,17 @@ def test_games_survive_their_owner_across_three_nodes(
         assert len(refused) == 1 and refused[0]["code"] in ("stale", "not_your_turn"), refused
         assert len(repo.moves(ann.game_id)) == ply + 1
         twin.close()
+
+        # Table controls are routed too, and a change without a move reaches the other node's socket: a draw
+        # offered from one node is seen and declined from the other.
+        offerer, other = (ann, bob) if ann.node is not survivor_of(r, ann.game_id, nodes) else (bob, ann)
+        ply = offerer.wait_ply(0, STEP)["ply"]
+        assert offerer.ws is not None and other.ws is not None
+        offerer.ws.send(json.dumps({"type": "draw_offer"}))
+        other.recv_until(lambda m: m["type"] == "state" and m["offers"]["draw"] == offerer.seat, STEP)
+        other.ws.send(json.dumps({"type": "draw_answer", "accept": False}))
+        offerer.recv_until(lambda m: m["type"] == "state" and m["offers"]["draw"] is None, STEP)
+        assert offerer.wait_ply(ply, STEP)["status"] == "live"
 
         # SIGTERM: the owner of the Leaders game hands it over instead of letting its lease run out.
         owner = next(n for n in (a, c) if n.name == _owner(r, ann.game_id))

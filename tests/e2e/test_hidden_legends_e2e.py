@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 from tests.e2e.drivers import open_table
 from tests.e2e.helpers import Contexts
 from tests.games.hidden_leaders.helpers import run_card
+from throne import i18n
 from throne.games import hidden_leaders as hl
 
 pytestmark = pytest.mark.e2e
@@ -60,5 +61,10 @@ def test_the_other_seats_see_no_fate_card(contexts: Contexts) -> None:
     expect(page.locator("#power-track .marker.guardian")).to_have_count(1)
     expect(page.locator("#fate-cards")).to_have_count(0)
     expect(page.locator("#decision")).to_have_class(re.compile(r"\bwaiting\b"))  # in view, but not yours
+    # who decides, the card being resolved and what for, worded for an onlooker
+    expect(page.locator("#decision-title")).not_to_have_text(i18n.t("fa", "ui.hl.decision"))
+    card = i18n.t("fa", "hl.card.huggable-hulk.name")  # the buried Guardian card that brought the Fate
+    prompt = i18n.t("fa", "ui.hl.prompt_card", card=card, text=i18n.t("fa", "hl.purpose.fate"))
+    expect(page.locator("#decision-prompt")).to_have_text(prompt)
     expect(page.locator("#decision-options > *")).to_have_count(0)
     assert "red-1" not in page.content() and "guardian-2" not in page.content()

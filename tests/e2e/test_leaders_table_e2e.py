@@ -149,6 +149,11 @@ def test_end_actions_asks_while_a_piece_can_act_and_the_setting_turns_it_off(con
     expect(confirm).to_be_hidden()
     assert engine.moves == []
     page.click("#end-actions")
+    expect(page.locator("#end-confirm-yes")).to_be_focused()
+    page.keyboard.press("Escape")  # Escape is "keep playing" too
+    expect(confirm).to_be_hidden()
+    expect(page.locator("#end-actions")).to_be_focused()
+    page.click("#end-actions")
     page.click("#end-confirm-yes")
     expect_sent(page, engine, "end", 10)
 

@@ -89,3 +89,13 @@ def test_a_diagram_the_engine_does_not_confirm_is_refused(monkeypatch: pytest.Mo
     finally:
         monkeypatch.undo()
         rules_diagrams.loss_diagrams.cache_clear()
+
+
+@pytest.mark.parametrize(("lang", "rtl"), [("en", False), ("fa", True), ("ja", False)])
+def test_rules_track_runs_in_the_reading_direction(client: TestClient, lang: str, rtl: bool) -> None:
+    """The power track's spaces are numbered in the page's digits, 1 on the reading side (the right in fa)."""
+    text = client.get("/rules/hidden-leaders", cookies={"throne_lang": lang}).text
+    spaces = re.findall(r'<text class="tnum" x="([\d.]+)"[^>]*>([^<]+)</text>', text)
+    x = {label: float(at) for at, label in spaces}
+    one, twelve = x[i18n.number(lang, 1)], x[i18n.number(lang, 12)]
+    assert (one > twelve) if rtl else (one < twelve)

@@ -68,3 +68,16 @@ def test_a_move_of_an_owner_with_an_older_fencing_token_is_stale(repo: Repo, gro
     assert repo.moves(fenced) == [] and repo.get_game(fenced).ply == 0
     assert repo.append_moves([NewMove(fenced, 0, 0, "new", fence=2)]) == [None]
     assert repo.moves(fenced) == [(0, "new")]
+
+
+def test_an_ending_or_a_takeback_by_an_owner_with_an_older_fencing_token_is_stale(repo: Repo) -> None:
+    game = _live(repo)
+    assert repo.append_moves([NewMove(game, 0, 0, "a", fence=3)]) == [None]
+    assert repo.fence_game(game, 4) is True  # another node claimed the game
+    with pytest.raises(StalePly):
+        repo.take_back(game, 1, 0, fence=3)
+    with pytest.raises(StalePly):
+        repo.finish_game(game, 1, {"winner": 0}, fence=3)
+    assert repo.moves(game) == [(0, "a")] and repo.get_game(game).status == "live"
+    repo.finish_game(game, 1, {"winner": 0}, fence=4)
+    assert repo.get_game(game).status == "finished"

@@ -433,7 +433,9 @@ class Match:
         snapshot = clock.snapshot(now) if clock.timed else None
         self.hub.fence(self.game_id)
         try:
-            await self.hub.db(self.hub.repo.finish_game, self.game_id, self.ply, result, rate, snapshot)
+            fence = self.hub.fence_token(self.game_id)
+            finish = self.hub.repo.finish_game
+            await self.hub.db(finish, self.game_id, self.ply, result, rate, snapshot, fence)
         except StalePly:
             self._mark_dirty()
             raise MoveRefused("stale", "the game moved on; its position is being read back") from None
@@ -592,7 +594,8 @@ class Match:
         start = Clock.new(self.clock.control, self.info.players).snapshot(now) if self.clock.timed else None
         self.hub.fence(self.game_id)
         try:
-            stored = await self.hub.db(self.hub.repo.take_back, self.game_id, self.ply, keep, start)
+            fence = self.hub.fence_token(self.game_id)
+            stored = await self.hub.db(self.hub.repo.take_back, self.game_id, self.ply, keep, start, fence)
         except StalePly:
             self._mark_dirty()
             raise MoveRefused("stale", "the game moved on; its position is being read back") from None

@@ -506,20 +506,26 @@ class Repo:
         return out
 
     def take_back(
-        self, game_id: int, ply: int, keep: int, start: dict[str, Any] | None = None
+        self,
+        game_id: int,
+        ply: int,
+        keep: int,
+        start: dict[str, Any] | None = None,
+        fence: int | None = None,
     ) -> dict[str, Any] | None:
         """A takeback: removes moves `keep`.. of a live game at `ply` and restores the clock snapshot stored
         with the last move kept (`start` when no move is kept), atomically,
         so that a replay of the log gives the position kept. Returns the clock snapshot now stored.
 
-        Raises StalePly when the game is not live at exactly `ply`."""
+        Raises StalePly when the game is not live at exactly `ply` (or `fence`, a cluster owner's token, is
+        older than the game's)."""
         if not 0 <= keep < ply:
             raise ValueError(f"cannot keep {keep} of {ply} moves")
         with self.db.sessions.begin() as s:
             clock = start
             if keep > 0:  # (None for a move stored without a clock: the game's clock stays as it is)
                 clock = s.scalar(select(Move.clock).where(Move.game_id == game_id, Move.ply == keep - 1))
-            _move_live_game(s, game_id, ply, keep, clock)
+            _move_live_game(s, game_id, ply, keep, clock, fence)
             s.execute(delete(Move).where(Move.game_id == game_id, Move.ply >= keep))
             return clock
 
@@ -551,19 +557,20 @@ class Repo:
         result: dict[str, Any],
         rate: RateHook | None = None,
         clock: dict[str, Any] | None = None,
+        fence: int | None = None,
     ) -> None:
         """Ends a live game at `ply` without a move (a flag fall, a resignation, an agreed draw).
 
-        Raises StalePly when the game is not live at exactly `ply`."""
+        Raises StalePly when the game is not live at exactly `ply` (or `fence`, a cluster owner's token, is
+        older than the game's)."""
         with self.db.sessions.begin() as s:
             values: dict[str, Any] = {"status": "finished", "result": result, "finished_at": utcnow()}
             if clock is not None:
                 values["clock"] = clock
-            done = s.execute(
-                update(Game)
-                .where(Game.id == game_id, Game.status == "live", Game.ply == ply)
-                .values(**values)
-            )
+            where = [Game.id == game_id, Game.status == "live", Game.ply == ply]
+            if fence is not None:
+                where.append(or_(Game.fence.is_(None), Game.fence <= fence))
+            done = s.execute(update(Game).where(*where).values(**values))
             if done.rowcount != 1:
                 raise StalePly(f"game {game_id} is not live at ply {ply}")
             if rate is not None:

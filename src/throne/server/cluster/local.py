@@ -1,7 +1,7 @@
 """`throne cluster` (`make cluster`): a whole cluster on this machine, on loopback — PostgreSQL, Redis, N
 `throne serve --redis` nodes and HAProxy in front of them — for local use, demos and benchmarks. Ctrl-C or
-SIGTERM stops it all (each node first hands its games over). Production runs the same pieces on their own
-machines (docs/deploy.md).
+SIGTERM stops it all (each node hands its games to the nodes still running). Production runs the same
+pieces on their own machines (docs/deploy.md).
 
 PostgreSQL refuses to run as root, so as root its commands run as the `postgres` user.
 """
@@ -190,7 +190,8 @@ class LocalCluster:
             raise
 
     def stop(self) -> None:
-        """Nodes first (SIGTERM: each hands its games over and closes), then the rest, newest first."""
+        """Newest first: HAProxy, then the nodes one by one (SIGTERM: each hands its games to the nodes
+        still running), Redis, and PostgreSQL last."""
         for _name, proc in reversed(self.procs):
             if proc.poll() is None:
                 proc.send_signal(signal.SIGTERM)

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 import redis.asyncio as aioredis
+from redis.exceptions import RedisError
 
 from throne.server.chat import readable
 from throne.server.cluster.lease import PREFIX, PUBLISH_SCRIPT, Leases, lease_key
@@ -224,6 +225,8 @@ class Cluster:
                         await self._adopt(game)
             except asyncio.CancelledError:
                 raise
+            except RedisError as exc:  # Redis is down: the games stop once their leases run out
+                log.warning("cluster: lease upkeep failed (%s); retrying", exc)
             except Exception:
                 log.exception("cluster: lease upkeep failed; retrying")
             for game, match in list(self.hub.matches.items()):  # a lease that ran out between renewals
@@ -322,6 +325,8 @@ class Cluster:
 
     def conns_changed(self, game: int) -> None:
         """A socket of `game` came or went on this node: the other nodes are told (presence)."""
+        if self.stopping:
+            return  # the node is leaving: its presence goes with it
         hub = self.hub
         mine = Presence(
             {c.occupant for c in hub.seated.get(game, ()) if c.occupant is not None and not c.closed},
@@ -404,10 +409,18 @@ class Cluster:
             )  # fmt: skip
             if message["your_turn"]:
                 legal = message["legal_moves"]
-            views[_seat_key(seat)] = message
+            views[_seat_key(seat)] = encode(message)  # text: a node forwards it without decoding it
         self._published[game] = match.ply
         seats = {s.id: s.seat for s in match.info.seats}  # a socket seated while the table was open
-        note = {"t": "state", "from": self.node, "ply": match.ply, "views": views, "seats": seats}
+        after = match.ply - 1 if since is None else since  # the events are those of the plies after this
+        note = {
+            "t": "state",
+            "from": self.node,
+            "ply": match.ply,
+            "after": after,
+            "views": views,
+            "seats": seats,
+        }
         self._outbox.put_nowait(("fenced", game, room_channel(game), dumps(note)))
 
     def publish_room(self, game: int, note: dict[str, Any]) -> None:
@@ -457,15 +470,19 @@ class Cluster:
 
     # ---- receiving -----------------------------------------------------------------------------------------
     async def _listen(self) -> None:
+        failing = False
         while True:
             try:
                 message = await self._pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("cluster: the pub/sub connection failed; listening again")
+            except Exception as exc:
+                if not failing:  # once per outage, not every half second
+                    log.warning("cluster: the pub/sub connection failed (%s); listening again", exc)
+                failing = True
                 await asyncio.sleep(0.5)
                 continue
+            failing = False
             if message is None or message.get("type") != "message":
                 continue
             channel = message["channel"]
@@ -496,21 +513,26 @@ class Cluster:
                 return  # this node owns the game (a stale owner's note never passes the fence)
             ply, views = note["ply"], note["views"]
             seat_of = {int(k): v for k, v in note.get("seats", {}).items()}
+            reseated = False
             for conn in conns:  # a table that started on another node seated its sockets' occupants
-                if conn.occupant is not None:
-                    conn.seat = seat_of.get(conn.occupant)
-            encoded: dict[tuple[int | None, int | None], str] = {}  # each distinct message encoded once
+                if conn.occupant is not None and conn.seat != seat_of.get(conn.occupant):
+                    conn.seat, reseated = seat_of.get(conn.occupant), True
+            if reseated:
+                self.conns_changed(game)  # the owner learns which seats are present here
+            encoded: dict[tuple[int | None, int | None], str] = {}  # re-encoded messages, once each
             for conn in conns:
-                message = views.get(_seat_key(conn.seat))
-                last = conn.events_ply
-                if message is None or (last is not None and last > ply):
-                    continue
-                key = (conn.seat, last)
-                text = encoded.get(key)
+                text = views.get(_seat_key(conn.seat))
+                last = conn.events_ply  # (a takeback sends a lower ply: the notes of a game come in order)
                 if text is None:
-                    after = ply - 1 if last is None else last
-                    events = [e for e in message.get("events", ()) if e.get("ply", 0) > after]
-                    text = encoded[key] = encode({**message, "events": events})
+                    continue
+                after = ply - 1 if last is None else last
+                if after != note["after"]:  # a socket that saw another ply last: its events only
+                    key = (conn.seat, last)
+                    if key not in encoded:
+                        message = loads(text)
+                        events = [e for e in message.get("events", ()) if e.get("ply", 0) > after]
+                        encoded[key] = encode({**message, "events": events})
+                    text = encoded[key]
                 conn.events_ply = ply
                 conn.send_text(text)
         elif kind == "all":
@@ -621,7 +643,10 @@ class Cluster:
             return None
         if conn is not None:
             if conn.occupant is not None:  # the table may have started (and drawn the seats) since hello
-                seat = conn.seat = next((s.seat for s in info.seats if s.id == conn.occupant), None)
+                seat = next((s.seat for s in info.seats if s.id == conn.occupant), None)
+                if seat != conn.seat:
+                    conn.seat = seat
+                    self.conns_changed(game)
             await self.watch(game)  # before asking: no later state is missed
         try:
             message = await self.route(game, "state", seat=seat)

@@ -227,7 +227,8 @@ async def move(game_id: GameId, body: MoveIn, request: Request) -> dict:
     try:
         ply = await hub.submit_move(game_id, seat, body.move, body.ply)
     except MoveRefused as exc:
-        raise ApiError(503 if exc.code == "store_unavailable" else 409, exc.code, exc.message) from None
+        retry = exc.code in ("store_unavailable", "owner_moved", "owner_unavailable")  # send it again
+        raise ApiError(503 if retry else 409, exc.code, exc.message) from None
     return {"ok": True, "ply": ply}
 
 

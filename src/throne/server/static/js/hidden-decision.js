@@ -2,7 +2,7 @@
 // engine (hidden-leaders.md §7.1); this module only reads their grammar (games/hidden_leaders/moves.py) to
 // say which card, pile or party on the table a move names. What the decision is for (`purpose`, the engine's
 // continuation) and the marker results come from the engine's view; no rule is computed here.
-import { t, has, cardName } from "./i18n.js";
+import { t, has, cardName, number } from "./i18n.js";
 
 /** "<card>: <what the choice is for>" — the prompt of a decision, printed once. */
 export function promptText(decision) {
@@ -40,13 +40,13 @@ export function isMarkerMove(move) {
   return /^[A-Z][+-]\d+( [A-Z][+-]\d+)*$/.test(move);
 }
 
-/** `R+1 G-2` written with the page's minus sign and marker names. */
+/** `R+1 G-2` written with the marker names, a true minus sign and the page's digits. */
 export function markerSteps(move) {
   return move
     .split(" ")
     .map((step) => {
       const name = step[0] === "R" ? t("ui.hl.red_short") : step[0] === "G" ? t("ui.hl.green_short") : step[0];
-      return `${name} ${step.slice(1).replace("-", "−")}`;
+      return `${name} ${step[1] === "-" ? "−" : "+"}${number(Number(step.slice(2)))}`;
     })
     .join(t("ui.list.sep"));
 }

@@ -70,7 +70,7 @@ function seatLabel(names, seat) {
 export function moveLabel(move, names) {
   const card = (id) => (has(`hl.card.${id}.name`) ? cardName(id) : id);
   let m;
-  if ((m = /^keep (\S+) discard (\S+)$/.exec(move))) return `${t("ui.hl.keep")}: ${card(m[1])} · ${t("ui.hl.discard")}: ${card(m[2])}`;
+  if ((m = /^keep (\S+) discard (\S+)$/.exec(move))) return `${t("ui.hl.keep")}: ${card(m[1])}${t("ui.list.sep")}${t("ui.hl.discard")}: ${card(m[2])}`;
   if ((m = /^play (\S+)$/.exec(move))) return `${t("ui.hl.play")}: ${card(m[1])}`;
   if ((m = /^discard ((?:\S+ ?){1,3})$/.exec(move)) && m[1].split(" ").every((id) => has(`hl.card.${id}.name`))) {
     return `${t("ui.hl.discard")}: ${m[1].split(" ").map(card).join(t("ui.list.sep"))}`;
@@ -459,7 +459,7 @@ export class HiddenTable {
       { class: "selection", id: "setup-status" },
       `${t("ui.hl.keep")}: `,
       h("strong", { text: keep ? cardName(keep) : "—" }),
-      ` · ${t("ui.hl.discard")}: `,
+      `${t("ui.list.sep")}${t("ui.hl.discard")}: `, // not a middle dot: beside Persian digits it reads as ۰
       h("strong", { text: drop ? cardName(drop) : "—" }),
     );
     return h(
@@ -570,7 +570,7 @@ export class HiddenTable {
           "tr",
           { "data-seat": rowSeat },
           h("td", { text: seatLabel(this.names, rowSeat) + (rowSeat === this.seat ? ` (${t("ui.table.you")})` : "") }),
-          h("td", { "data-leader": row.leader, text: `${leaderName(row.leader)} (${(row.factions || []).map(factionName).join(", ")})` }),
+          h("td", { "data-leader": row.leader, text: `${leaderName(row.leader)} (${(row.factions || []).map(factionName).join(t("ui.list.sep"))})` }),
           h("td", { text: t(row.aligned ? "ui.hl.yes" : "ui.hl.no") }),
           h("td", { text: String(row.faction_heroes ?? "—") }),
           h("td", { text: String(row.total_heroes ?? "—") }),

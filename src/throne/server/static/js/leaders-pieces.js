@@ -66,8 +66,9 @@ export const GLYPHS = {
     ["circle", { ...F, cx: 8, cy: 7, r: 2.4 }],
     ["circle", { ...F, cx: 0, cy: 9, r: 2.4 }],
   ],
-  // Wanderer: a four-pointed compass star
+  // Wanderer: a compass rose (a four-pointed star in its ring)
   WA: [
+    ["circle", { ...S, "stroke-width": 1.8, cx: 0, cy: 0, r: 7 }],
     ["path", { ...F, d: "M0 -11.5 L2.6 -2.6 L11.5 0 L2.6 2.6 L0 11.5 L-2.6 2.6 L-11.5 0 L-2.6 -2.6 Z" }],
   ],
   // Brewmaster: a foaming tankard

@@ -88,7 +88,7 @@ export function renderMarket(container, view, { pickable = new Set(), chosen = n
   const deck = document.createElement("span");
   deck.className = "muted";
   if (view.mode === "strategist") {
-    const banned = (view.banned || []).map(cardLabel).join(", ") || t("ui.leaders.none");
+    const banned = (view.banned || []).map(cardLabel).join(t("ui.list.sep")) || t("ui.leaders.none");
     deck.textContent = t("ui.leaders.banned", { cards: banned });
     deck.id = "banned";
   } else {
@@ -157,7 +157,9 @@ export class LeadersTable {
     });
     $("#cancel-move", root).addEventListener("click", () => this.reset());
     document.addEventListener("keydown", (event) => {
-      if (event.key === "Escape") this.reset();
+      if (event.key !== "Escape") return;
+      if (!$("#end-confirm", root).hidden) this.closeConfirm(true);
+      else this.reset();
     });
   }
 

@@ -1,14 +1,15 @@
 // Plain-language sentences for the engine's move events (state messages and replays carry them; the server
 // never lets an event name a card this seat may not see). Names are isolated with <bdi> so that a Latin
 // name inside a Persian sentence (or the reverse) keeps its order. No rule lives here: only wording.
-import { t, cardName, pieceName, lang, number } from "./i18n.js";
+import { t, has, cardName, pieceName, lang, number } from "./i18n.js";
 
 const OWNED = new Set(["bury", "place", "take", "return", "turn-up", "turn-down"]);
 const ZONE_KEYS = { tavern: "hl.zone.tavern", harbor: "hl.zone.harbor", wilderness: "hl.zone.wilderness", graveyard: "hl.zone.graveyard" };
 
-/** `key` filled with `params`, as a fragment: every parameter inside its own <bdi>. */
+/** `key` filled with `params`, as a fragment: every parameter inside its own <bdi>. A sentence whose subject is
+ * the player reads from the key's `.you` form (a Persian verb agrees with "you": کردید, not کرد). */
 export function fill(key, params = {}) {
-  const text = t(key);
+  const text = t(params.who !== undefined && params.who === t("ui.ev.you") && has(`${key}.you`) ? `${key}.you` : key);
   const frag = document.createDocumentFragment();
   let last = 0;
   const re = /\{([a-z_]+)\}/g;
