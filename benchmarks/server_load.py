@@ -31,6 +31,7 @@ from pathlib import Path
 import httpx
 import orjson
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 HERE = Path(__file__).resolve().parent
 
@@ -98,7 +99,13 @@ class Level:
     game: str
     players: int
     games: int
-    time_control: dict | None = None
+    clock: tuple[int, int] | None = None  # a Fischer clock: (minutes, increment in seconds)
+
+    @property
+    def time_control(self) -> dict | None:
+        if self.clock is None:
+            return None
+        return {"kind": "fischer", "minutes": self.clock[0], "increment": self.clock[1]}
 
 
 async def _new_game(level: Level, c: httpx.AsyncClient) -> tuple[int, list[str]]:
@@ -122,11 +129,18 @@ async def _new_game(level: Level, c: httpx.AsyncClient) -> tuple[int, list[str]]
 
 
 async def _post(c: httpx.AsyncClient, url: str, body: dict) -> httpx.Response:
-    """POST, tried again once when a kept-alive connection was closed by the server meanwhile."""
-    try:
-        r = await c.post(url, json=body)
-    except httpx.TransportError:
-        r = await c.post(url, json=body)
+    """POST, tried again when a kept-alive connection was closed by the server meanwhile, or when the cap on
+    open tables per address (429) refused it while many tables were being replaced at once."""
+    for attempt in range(50):
+        try:
+            r = await c.post(url, json=body)
+        except httpx.TransportError:
+            if attempt == 49:
+                raise
+            continue
+        if r.status_code != 429:
+            break
+        await asyncio.sleep(0.2)
     r.raise_for_status()
     return r
 
@@ -140,7 +154,26 @@ async def _player(
     stop: list[float],
     measuring: list[bool],
 ) -> None:
-    async with connect(f"{ws_base}/ws/games/{game_id}", max_size=2**22, compression=None) as ws:
+    try:
+        await _play(ws_base, game_id, token, rng, stats, stop, measuring)
+    except (OSError, TimeoutError, ConnectionClosed) as exc:  # counted, and the table goes on with a new game
+        stats.errors += 1
+        code = type(exc).__name__
+        stats.codes[code] = stats.codes.get(code, 0) + 1
+
+
+async def _play(
+    ws_base: str,
+    game_id: int,
+    token: str,
+    rng: random.Random,
+    stats: Stats,
+    stop: list[float],
+    measuring: list[bool],
+) -> None:
+    # A generous opening timeout: 500 tables open 1,000 sockets at once at the start.
+    url = f"{ws_base}/ws/games/{game_id}"
+    async with connect(url, max_size=2**22, compression=None, open_timeout=60) as ws:
         await ws.send(orjson.dumps({"type": "hello", "token": token}).decode())
         sent_at: float | None = None
         ply_sent = -1
@@ -250,7 +283,9 @@ async def run_level(
 
 
 def _median(rows: list[dict[str, float]], key: str) -> float:
-    return statistics.median(r[key] for r in rows)
+    """The median over the runs that measured something (a run with no move has no latency)."""
+    values = [r[key] for r in rows if r[key] == r[key]]  # NaN != NaN
+    return statistics.median(values) if values else float("nan")
 
 
 def main() -> None:
@@ -269,6 +304,9 @@ def main() -> None:
         default=None,
         help='also measure every Leaders level with a Fischer clock "minutes+increment"',
     )
+    parser.add_argument(
+        "--clock-games", default=None, help="the levels measured with --clock (default: --games)"
+    )
     parser.add_argument("--no-anchor", action="store_true", help="measure `throne serve` only")
     parser.add_argument(
         "--url", default=None, help="an already running server (default: start `throne serve`)"
@@ -277,8 +315,9 @@ def main() -> None:
     levels: list[Level] = [Level("leaders", 2, int(n)) for n in args.games.split(",") if n]
     if args.clock:
         minutes, increment = (int(x) for x in args.clock.split("+"))
-        control = {"kind": "fischer", "minutes": minutes, "increment": increment}
-        levels += [Level("leaders", 2, int(n), control) for n in args.games.split(",") if n]
+        control = (minutes, increment)
+        clocked = args.clock_games or args.games
+        levels += [Level("leaders", 2, int(n), control) for n in clocked.split(",") if n]
     levels += [Level("hidden-leaders", 4, int(n)) for n in args.hidden.split(",") if n]
     procs: list[subprocess.Popen] = []
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # a stopped benchmark stops its servers too
