@@ -59,9 +59,12 @@ def test_lobby_and_tables_light_and_dark(contexts: Contexts, lang: str, size: st
 
     play_bot(page, "#play-bot-leaders")
     play_turns(page, 2)  # the log, the move list, the opponent's marks
-    if not is_over(page) and data(page, "phase") == "action":
+    if not is_over(page) and data(page, "phase") == "action":  # a piece selected: where it may go
         page.locator("#board .cell.clickable").first.click()
         expect(page.locator("#board .cell.dest, #board .cell.target").first).to_be_visible()
+    elif not is_over(page) and data(page, "phase") == "recruit":  # a card picked: where it may come in
+        page.locator("#market .market-card.clickable").first.click()
+        expect(page.locator("#board .cell.clickable").first).to_be_visible()
     shoot(page, f"overview-leaders-{lang}-{size}")
 
     play_bot(page, "#play-bot-hidden-leaders")
