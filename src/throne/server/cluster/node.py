@@ -375,6 +375,7 @@ class Cluster:
         for node, raw in entries.items():
             if _text(node) != self.node:
                 nodes[_text(node)] = Presence.from_json(loads(raw))
+                self._alive.add(_text(node))  # (a node that joined since the last heartbeat round)
 
     def _presence_changed(self, game: int) -> None:
         match = self.hub.matches.get(game)
@@ -548,6 +549,7 @@ class Cluster:
                 if note["channel"] in readable(note["status"], conn.seat is not None):
                     conn.send(note["msg"])
         elif kind == "presence":
+            self._alive.add(note["from"])  # it speaks: alive, even if it joined after the last heartbeat
             nodes = self._remote.setdefault(game, {})
             if note.get("p") is None:
                 nodes.pop(note["from"], None)
@@ -611,6 +613,7 @@ class Cluster:
                 message["events"] = match.events.since(None, match.ply, seat)
             if fields.get("listener"):  # that node listens from now on (before its presence note arrives)
                 self._remote.setdefault(game, {}).setdefault(fields["listener"], Presence())
+                self._alive.add(fields["listener"])
             return message
         raise ValueError(f"unknown request {op!r}")
 
