@@ -1,5 +1,6 @@
 """The colour themes: every colour of the stylesheets is a token of static/css/theme.css, written once for
-both themes as light-dark(LIGHT, DARK), and the text pairs the pages use keep ≥ 4.5:1 in both."""
+both themes as light-dark(LIGHT, DARK), the text pairs the pages use keep ≥ 4.5:1 in both, and the edges that
+outline a shape too close to its background keep ≥ 3:1 (WCAG 1.4.11)."""
 
 from __future__ import annotations
 
@@ -78,3 +79,28 @@ def test_text_contrast(text: str, background: str, theme: int) -> None:
     colours = themes()
     ratio = contrast(colours[text][theme], colours[background][theme])
     assert ratio >= 4.5, f"--{text} on --{background}: {ratio:.2f}:1"
+
+
+# (edge, background) token pairs: an outline that shows a shape whose fill is close to the background.
+EDGE_PAIRS = [("undead-line", "panel"), ("undead-line", "surface"), ("undead-line", "bg")]
+
+
+@pytest.mark.parametrize("theme", [0, 1], ids=["light", "dark"])
+@pytest.mark.parametrize(("edge", "background"), EDGE_PAIRS)
+def test_edge_contrast(edge: str, background: str, theme: int) -> None:
+    colours = themes()
+    ratio = contrast(colours[edge][theme], colours[background][theme])
+    assert ratio >= 3, f"--{edge} on --{background}: {ratio:.2f}:1"
+
+
+UNDEAD_CHIPS = [("throne.css", ".faction-chip.undead"), ("help.css", ".swatch.undead")]
+
+
+@pytest.mark.parametrize(("sheet", "selector"), UNDEAD_CHIPS)
+def test_the_near_black_undead_chip_is_outlined(sheet: str, selector: str) -> None:
+    """--undead is about as dark as the dark panels (1.3:1), so its chip needs a ring of --undead-line."""
+    colours = themes()
+    assert contrast(colours["undead"][1], colours["panel"][1]) < 3  # why the ring is needed
+    rule = re.search(re.escape(selector) + r"\s*\{([^}]*)\}", (CSS / sheet).read_text())
+    assert rule is not None
+    assert re.search(r"(box-shadow|outline|border)[^;]*var\(--undead-line\)", rule.group(1)), rule.group(0)
