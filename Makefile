@@ -2,7 +2,7 @@
 #
 #   make serve          .venv with the web platform only (extra `server`), then `throne serve`
 #   make cluster        the same venv, then `throne cluster`: PostgreSQL, Redis, 3 nodes, HAProxy on :8000
-#                       (needs the Debian packages postgresql, redis-server and haproxy; docs/deploy.md)
+#                       (installs the Debian packages postgresql, redis-server and haproxy first; docs/deploy.md)
 #   make test           .venv with everything the tests need (dev,server,rl,ray), Debian packages, ruff, pytest
 #   make install-all    .venv with every extra (the research API and Ray included), for research work
 #   make install EXTRAS=rl,ray   .venv with the extras named (the core package alone: EXTRAS=)
@@ -53,7 +53,7 @@ install-all: $(call stamp,$(ALL_EXTRAS))
 serve: $(call stamp,$(SERVE_EXTRAS))
 	$(BIN)/throne serve
 
-cluster: $(call stamp,$(SERVE_EXTRAS))
+cluster: $(call stamp,$(SERVE_EXTRAS)) system-deps
 	$(BIN)/throne cluster
 
 system-deps:

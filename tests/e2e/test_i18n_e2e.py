@@ -91,7 +91,8 @@ def start(page: Page, button: str, lang: str, time: str | None = None) -> str:
 def test_no_english_left(contexts: Contexts, lang: str) -> None:
     words = english_words()
     page = contexts.page(lang=lang)
-    page.goto(f"/lang/{lang}?next=/")
+    page.goto(f"/lang/{lang}?next=/", wait_until="networkidle")  # the lobby has drawn its choices
+    expect(page.locator("#quick-levels input")).to_have_count(3)
     page.click("#quick-advanced > summary")  # the named bots too
     page.evaluate(BUILT_IN_ONLY, [importlib.import_module(name).SPEC.id for name in registry.BUILTIN])
     left = {"lobby": english_left(page, words)}

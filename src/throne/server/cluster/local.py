@@ -3,6 +3,9 @@
 SIGTERM stops it all (each node hands its games to the nodes still running). Production runs the same
 pieces on their own machines (docs/deploy.md).
 
+While it runs, `<root>/cluster.json` says where each piece is (ports, URLs, process ids), for scripts and
+tests that need to reach or stop one of them; it is removed when the cluster stops.
+
 PostgreSQL refuses to run as root, so as root its commands run as the `postgres` user.
 """
 
@@ -10,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import glob
+import json
 import os
 import secrets
 import shutil
@@ -88,6 +92,7 @@ backend nodes
     option httpchk GET /api/ready
     retry-on conn-failure empty-response
     retries 2
+    option redispatch  # the last retry goes to another node (one that died is not yet marked down)
 {servers}
 """
 
@@ -189,6 +194,31 @@ class LocalCluster:
             self.stop()
             raise
 
+    def postgres_pid(self) -> int | None:
+        """The postmaster's process id (pg_ctl starts it as a daemon, not as a child of this process)."""
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            return int((self.root / "postgres" / "data" / "postmaster.pid").read_text().split()[0])
+        return None
+
+    def describe(self) -> dict[str, object]:
+        """Where each piece is: the contents of `cluster.json`."""
+        pids = {name: proc.pid for name, proc in self.procs}
+        return {
+            "url": f"http://127.0.0.1:{self.port}",
+            "nodes": [
+                {"name": f"node{i}", "port": port, "pid": pids.get(f"node{i}")}
+                for i, port in enumerate(self.node_ports)
+            ],
+            "haproxy": {"port": self.port, "pid": pids.get("haproxy")},
+            "redis": {"url": self.redis_url, "pid": pids.get("redis")},
+            "postgres": {"url": self.database_url, "pid": self.postgres_pid()},
+        }
+
+    def write_description(self) -> Path:
+        path = self.root / "cluster.json"
+        path.write_text(json.dumps(self.describe(), indent=2) + "\n")
+        return path
+
     def stop(self) -> None:
         """Newest first: HAProxy, then the nodes one by one (SIGTERM: each hands its games to the nodes
         still running), Redis, and PostgreSQL last."""
@@ -203,6 +233,7 @@ class LocalCluster:
         self.procs.clear()
         if self.database_url:
             self.stop_postgres()
+        (self.root / "cluster.json").unlink(missing_ok=True)
 
 
 def _ready(port: int) -> bool:
@@ -212,6 +243,12 @@ def _ready(port: int) -> bool:
         return httpx.get(f"http://127.0.0.1:{port}/api/ready", timeout=2).status_code == 200
     except httpx.HTTPError:
         return False
+
+
+def _must_stop(exited: set[str], nodes: int) -> bool:
+    """A node that dies leaves the cluster up (the others claim its games once its leases run out, as in
+    production); Redis or HAProxy dying, or the last node, stops it."""
+    return bool(exited & {"redis", "haproxy"}) or len({n for n in exited if n.startswith("node")}) == nodes
 
 
 def run(root: Path, nodes: int, port: int) -> None:
@@ -225,16 +262,19 @@ def run(root: Path, nodes: int, port: int) -> None:
 
     signal.signal(signal.SIGTERM, stop)
     cluster.start()
+    described = cluster.write_description()
     print(f"Throne cluster: http://127.0.0.1:{port} (HAProxy) in front of {nodes} nodes", flush=True)
     print(f"  nodes: {', '.join(f'http://127.0.0.1:{p}' for p in cluster.node_ports)}", flush=True)
     print(f"  PostgreSQL: {cluster.database_url}\n  Redis: {cluster.redis_url}", flush=True)
-    print(f"  logs: {cluster.root}/*.log — Ctrl-C stops everything", flush=True)
+    print(f"  logs: {cluster.root}/*.log, process ids: {described} — Ctrl-C stops everything", flush=True)
+    reported: set[str] = set()
     try:
         while not stopping:
             for name, proc in cluster.procs:
-                if proc.poll() is not None:
+                if proc.poll() is not None and name not in reported:
+                    reported.add(name)
                     print(f"{name} exited ({proc.returncode}); see {cluster.root}/{name}.log", flush=True)
-                    stopping = True
+            stopping = stopping or _must_stop(reported, nodes)
             time.sleep(0.5)
     except KeyboardInterrupt:
         pass
