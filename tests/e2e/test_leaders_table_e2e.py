@@ -2,9 +2,10 @@
 socket is answered by the test, as in test_leaders_actions_e2e): the piece symbols, the message for a click
 that does nothing legal, the End-actions confirmation and its setting, the banner of North's two first
 recruitments, acted pieces badged (never faded), "already acted" naming only your own pieces, and the phone
-layout keeping the market and the recruitment cells on one screen; and the screenshots of the table at
-1366×800 and 390×844 in English, Persian and Japanese (after a turn of the opponent, one piece of yours acted,
-another selected)."""
+layout keeping the market and the recruitment cells on one screen for either side (the page scrolls the cells
+into sight when a card is picked); a market card's symbol beside its name; and the screenshots of the table
+at 1366×800 and 390×844 in English, Persian and Japanese (after a turn of the opponent, one piece of yours
+acted, another selected)."""
 
 from __future__ import annotations
 
@@ -244,10 +245,15 @@ def test_acted_pieces_are_badged_not_faded_and_only_your_own_are_listed(contexts
 
 
 STRATEGIST = "market=- deck=- recruits=1 turns=6 mode=strategist banned=NE,AS"
+SOUTH_CELLS = ("a1", "c1", "e1", "f1", "g1")
+NORTH_CELLS = ("a4", "b5", "c6", "e6", "f5", "g4")  # North's board is turned: its edge cells at the bottom
+TO_RECRUIT = "S=Ld1,RIb1 N=Ld7,ACd5 turn={side} phase=recruit acted=L"
 PHONE_RECRUITMENTS = {
-    "discovery": ("S=Ld1,RIb1 N=Ld7,ACd5 turn=S phase=recruit acted=L", REST, "VI"),
+    "discovery": (TO_RECRUIT.format(side="S"), REST, "VI", 0, SOUTH_CELLS),
     # Strategist mode: every card not taken or banished is on offer; the strip scrolls inside itself
-    "strategist": ("S=Ld1,RIb1 N=Ld7,ACd5 turn=S phase=recruit acted=L", STRATEGIST, "BR"),
+    "strategist": (TO_RECRUIT.format(side="S"), STRATEGIST, "BR", 0, SOUTH_CELLS),
+    "north": (TO_RECRUIT.format(side="N"), REST, "VI", 1, NORTH_CELLS),
+    "north-strategist": (TO_RECRUIT.format(side="N"), STRATEGIST, "BR", 1, NORTH_CELLS),
 }
 
 
@@ -255,9 +261,9 @@ PHONE_RECRUITMENTS = {
 def test_phone_keeps_the_market_and_the_recruitment_cells_on_one_screen(
     contexts: Contexts, mode: str
 ) -> None:
-    pieces, rest, code = PHONE_RECRUITMENTS[mode]
-    page, engine = open_table(contexts, f"{pieces} {rest}", seat=0, viewport=PHONE)
-    page.evaluate("document.querySelector('.leaders-status').scrollIntoView({ block: 'start' })")
+    pieces, rest, code, seat, cells = PHONE_RECRUITMENTS[mode]
+    page, engine = open_table(contexts, f"{pieces} {rest}", seat=seat, viewport=PHONE)
+    assert page.evaluate("window.scrollY") == 0  # the page as it opens: title and controls above the market
 
     def on_screen(selector: str) -> tuple[float, float]:
         """The centre of ``selector``, asserted to lie wholly in the phone's viewport (no scrolling)."""
@@ -266,11 +272,12 @@ def test_phone_keeps_the_market_and_the_recruitment_cells_on_one_screen(
         return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
     page.mouse.click(*on_screen(f'#market .market-card[data-code="{code}"]'))
-    expect(page.locator("#board .cell.dest")).to_have_count(5)
-    for cell in ("a1", "c1", "e1", "f1", "g1"):
+    expect(page.locator("#board .cell.dest")).to_have_count(len(cells))
+    on_screen(f'#market .market-card[data-code="{code}"]')  # the strip stays in sight with the cells
+    for cell in cells:
         on_screen(f'#board .cell.dest[data-cell="{cell}"]')
-    page.mouse.click(*on_screen('#board .cell[data-cell="a1"] .hex'))
-    expect_sent(page, engine, f"+{code}@a1", 10)
+    page.mouse.click(*on_screen(f'#board .cell[data-cell="{cells[0]}"] .hex'))
+    expect_sent(page, engine, f"+{code}@{cells[0]}", 10)
 
 
 # North swapped nothing yet: it steps its Archer and its Leader, then recruits; South then plays its Rider.
@@ -334,3 +341,22 @@ def test_cell_names_are_readable_on_empty_cells_and_targets(contexts: Contexts, 
     token = page.locator('#board .cell[data-cell="c3"] .piece .body').bounding_box()
     assert label is not None and token is not None
     assert label["y"] + label["height"] / 2 >= token["y"] + token["height"]  # its middle below the token
+
+
+# Per card: does the symbol share a line with the first line of the name, and does it stand before the name
+# (on its left, or on its right in a right-to-left page)?
+CARD_ROWS = """(rtl) => [...document.querySelectorAll('#market .market-card[data-code]')].map((card) => {
+  const icon = card.querySelector('.piece-icon').getBoundingClientRect();
+  const name = card.querySelector('strong').getClientRects()[0];
+  const before = rtl ? name.right <= icon.left + 1 : icon.right <= name.left + 1;
+  return [card.dataset.code, icon.top < name.bottom && name.top < icon.bottom, before];
+})"""
+
+
+@pytest.mark.parametrize("lang", ["en", "fa"])
+def test_a_market_card_keeps_its_symbol_beside_its_name(contexts: Contexts, lang: str) -> None:
+    market = "market=BM,MA,WA deck=CL,PR,AS recruits=1 turns=6"
+    position = f"S=Ld1,RIb1 N=Ld7,ACd5 turn=S phase=action acted=- {market}"
+    page, _ = open_table(contexts, position, 0, lang=lang, viewport=WIDE)
+    rows = page.evaluate(CARD_ROWS, lang == "fa")
+    assert rows == [[code, True, True] for code in ("BM", "MA", "WA")]

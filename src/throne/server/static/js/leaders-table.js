@@ -327,6 +327,24 @@ export class LeadersTable {
     this.render();
   }
 
+  /** On a phone the market sits above the board, so the cells a picked card may go to can lie below the
+   * screen (North's edge is at the bottom of its turned board): scroll just enough to show them with the
+   * picked card still in sight, so a card and a cell are picked without scrolling. */
+  revealRecruitCells(root) {
+    if (!window.matchMedia("(max-width: 820px)").matches) return;
+    const card = root.querySelector('#market .market-card[aria-pressed="true"]');
+    const cells = [...root.querySelectorAll("#board .cell.dest, #board .cell.target")];
+    if (!card || !cells.length) return;
+    const boxes = [card, ...cells].map((el) => el.getBoundingClientRect());
+    const top = Math.min(...boxes.map((b) => b.top));
+    const bottom = Math.max(...boxes.map((b) => b.bottom));
+    const margin = 8;
+    let delta = 0;
+    if (bottom > window.innerHeight - margin) delta = Math.min(bottom - window.innerHeight + margin, top - margin);
+    else if (top < margin) delta = top - margin;
+    if (delta !== 0) window.scrollBy({ top: delta, behavior: "instant" });
+  }
+
   render() {
     const view = this.view;
     if (!view) return;
@@ -380,7 +398,10 @@ export class LeadersTable {
       onPick: (code) => {
         if (banCodes.has(code)) this.click(`ban ${code}`);
         else if (chosen === code) this.reset();
-        else this.click(`+${code}`);
+        else {
+          this.click(`+${code}`);
+          this.revealRecruitCells(root);
+        }
       },
     });
 
