@@ -65,6 +65,14 @@ def _check_secrecy(spec: GameSpec, state: Any, rng: random.Random) -> None:
         assert _same_json(sent.view(seat), mine)
 
 
+def _check_shared_view(spec: GameSpec, before: Any, move: str, after: Any) -> None:
+    """A game that declares `shared_view` shows every seat what spectators see: the view and the events."""
+    public, events = after.view(None), spec.move_events(before, move, after, None)
+    for seat in range(after.players):
+        assert _same_json(after.view(seat), public)
+        assert _same_json(spec.move_events(before, move, after, seat), events)
+
+
 @pytest.mark.parametrize("case", CASES, ids=_ids)
 def test_random_game_through_the_contract(case: tuple[GameSpec, int, int]) -> None:
     spec, players, seed = case
@@ -84,8 +92,11 @@ def test_random_game_through_the_contract(case: tuple[GameSpec, int, int]) -> No
             _check_clone(state, rng)
             _check_secrecy(spec, state, rng)
         move = rng.choice(legal)
+        before = state.clone() if spec.shared_view else None
         state.play(move)
         moves.append((seat, move))
+        if before is not None:
+            _check_shared_view(spec, before, move, state)
         assert len(moves) < 20000
     outcome = state.outcome
     assert isinstance(outcome, Outcome) and len(outcome.scores) == players

@@ -192,6 +192,9 @@ class GameSpec:
       move.
     - `deciding(state)` tells whether a decision inside another seat's turn is pending (a resolution
       waiting for a seat): no takeback is asked then. Without it, never.
+    - `shared_view`: `view(seat)` and `events(..., seat, ...)` are the same for every seat and for
+      spectators (nothing is hidden from one seat that another sees), so the server computes each once per
+      move and gives every connection the same. False (the default) asks for them seat by seat.
     - `fast_path` names the engine module bots and RL adapters may use for speed (documented there).
     - `tutorial` names the module whose `TUTORIAL` (`throne.games.tutorial`: scripted `Lessons` or a first
       `Turn`) is the game's guided tutorial; None: the game has none (the server offers none).
@@ -212,6 +215,7 @@ class GameSpec:
     secret_moves: bool = False
     bot_levels: tuple[str, ...] = ("easy", "medium", "hard")
     perfect_information: bool = True
+    shared_view: bool = False
     dump: Callable[[Any], Any] | None = None
     load: Callable[[Any], Any] | None = None
     public_move: Callable[[Any], str | None] | None = None
@@ -369,6 +373,7 @@ class GameSpec:
             "secret_moves": self.secret_moves,
             "bot_levels": list(self.bot_levels),
             "perfect_information": self.perfect_information,
+            "shared_view": self.shared_view,
             "notation": self.notation,
             "move_grammar": self.move_grammar() if self.move_grammar is not None else None,
             "renderer": self.renderer,

@@ -20,7 +20,8 @@ class EventLog:
         """Describe the move that took the game from `before` (at `ply - 1`) to `after` (at `ply`)."""
         spec = kind.spec
         per: dict[int | None, list[dict[str, Any]]] = {}
-        for viewer in (None, *range(after.players)):
+        viewers = (None,) if spec.shared_view else (None, *range(after.players))  # `since` falls back to None
+        for viewer in viewers:
             per[viewer] = [
                 {"ply": ply, "seat": seat, **ev} for ev in spec.move_events(before, move, after, viewer)
             ]

@@ -634,12 +634,13 @@ class Hub:
         `events` are those of the moves since the previous `state` this connection got; a live `match`
         adds its clocks and pending offers (and may have ended without the engine: timeout, resignation).
         `cache` (views by seat), `legal` (the legal moves) and `clocks` let a broadcast compute each once."""
-        if cache is not None and seat in cache:
-            view = cache[seat]
+        key = None if kind.spec.shared_view else seat  # one view serves every seat when the engine says so
+        if cache is not None and key in cache:
+            view = cache[key]
         else:
             view = kind.view(state, seat)
             if cache is not None:
-                cache[seat] = view
+                cache[key] = view
         over = bool(state.is_over) or (match is not None and match.over)
         to_play = None if over else state.to_play
         mine = seat is not None and seat == to_play and seat not in bot_seats

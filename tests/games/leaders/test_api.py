@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
@@ -128,3 +129,30 @@ def test_view_is_json_safe_and_hides_deck() -> None:
 def test_undo_without_history() -> None:
     with pytest.raises(leaders.IllegalMoveError, match="nothing to undo"):
         leaders.new_game(seed=1).undo()
+
+
+def test_clone_and_original_undo_independently_across_turns() -> None:
+    """A clone shares the original's past plies; undoing either (turn ends, repetition counts included)
+    never changes the other."""
+    rng = random.Random(5)
+    st = leaders.new_game(seed=5)
+    positions = [st.position()]
+    while len(positions) < 40 and not st.is_over:
+        st.play(rng.choice(st.legal_moves()))
+        positions.append(st.position())
+    reps = dict(st._reps)
+    c = st.clone()
+    for _ in range(10):
+        if c.is_over:
+            break
+        c.play(rng.choice(c.legal_moves()))
+    assert st.position() == positions[-1] and st._reps == reps
+    for _ in range(len(c._history) - len(positions) + 1):
+        c.undo()
+    assert c.position() == st.position() and c._reps == reps
+    for expected in reversed(positions[:-1]):
+        c.undo()
+        assert c.position() == expected
+    assert st.position() == positions[-1] and st._reps == reps and st.legal_moves()
+    st.undo()
+    assert st.position() == positions[-2]

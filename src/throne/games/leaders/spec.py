@@ -49,6 +49,7 @@ SPEC = GameSpec(
     seat_names=("south", "north"),
     secret_moves=False,
     perfect_information=True,
+    shared_view=True,  # State.view ignores the seat and every seat gets the same events
     public_move=_public_move,
     blind=_blind,
     events=_events,
