@@ -55,9 +55,12 @@ def is_over(page: Page) -> bool:
 class LeadersClicker:
     """Plays one side of a Leaders game in the page by clicking."""
 
-    def __init__(self, page: Page) -> None:
+    def __init__(self, page: Page, *, bot_reacts: bool = False) -> None:
         self.page = page
         self.confirmed = 0  # how many times 'End actions' asked first
+        # against a bot: its Nemesis's reactions within our turn are waited out (see my_turn_goes_on); a
+        # human opponent's reaction is played by its own clicker, so take_turn returns to let it
+        self.bot_reacts = bot_reacts
 
     def seat(self) -> int:
         return int(data(self.page, "seat"))
@@ -89,12 +92,27 @@ class LeadersClicker:
             self.click_cell(min(options, key=lambda c: distance(c, goal)))
         wait_ply_after(self.page, before)
 
+    def my_turn_goes_on(self) -> bool:
+        """Whether the page says it is this side's move. A bot's Nemesis reaction to one of our actions
+        (leaders.md: after any action that moves its enemy Leader) is waited out first: the turn comes back
+        to us after it, with the pieces that acted so far still spent."""
+        page = self.page
+        reacting = data(page, "myTurn") != "true" and data(page, "phase") == "reaction"
+        if self.bot_reacts and reacting and not is_over(page):
+            page.wait_for_function(
+                "() => { const r = document.querySelector('#table-root');"
+                " return r.dataset.phase !== 'reaction' || r.dataset.myTurn === 'true'"
+                " || r.dataset.over === 'true'; }",
+                timeout=60_000,
+            )
+        return not is_over(page) and data(page, "myTurn") == "true"
+
     def take_turn(self) -> bool:
         """Play until the turn passes; False once the game is over."""
         page = self.page
         page.wait_for_function(MY_TURN_OR_OVER, timeout=60_000)
         tried: set[str] = set()
-        while not is_over(page) and data(page, "myTurn") == "true":
+        while self.my_turn_goes_on():
             before = ply(page)
             phase = data(page, "phase")
             if phase == "recruit":

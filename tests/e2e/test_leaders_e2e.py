@@ -52,7 +52,7 @@ OPACITY = """els => els.map(el => {
 def test_whole_leaders_game_against_a_bot_by_clicking(contexts: Contexts) -> None:
     page = contexts.page(viewport=WIDE)
     start_leaders_vs_bot(page)
-    player = LeadersClicker(page)
+    player = LeadersClicker(page, bot_reacts=True)  # take_turn returns once the turn truly passed
     page.wait_for_function(MY_TURN_OR_OVER)
     # 'End actions' while the Leader could still move asks first; "Keep playing" changes nothing
     page.click("#end-actions")
