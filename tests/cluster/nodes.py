@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 from websockets.sync.client import ClientConnection, connect
 
-from tests.cluster.redisd import free_port
+from tests.processes import free_port, terminate
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
@@ -83,13 +83,7 @@ class Node:
         self.proc.wait(10)
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
+        terminate(self.proc)
 
 
 class Player:

@@ -9,15 +9,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from tests.processes import free_port, terminate
+
 
 class RedisUnavailable(RuntimeError):
     pass
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class RedisServer:
@@ -68,10 +64,5 @@ class RedisServer:
         raise RedisUnavailable("redis-server did not answer in time")
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
+        terminate(self.proc, grace=10)
         shutil.rmtree(self.root, ignore_errors=True)

@@ -25,8 +25,8 @@ import pytest
 import redis
 
 from tests.cluster.nodes import SRC, Player, until
-from tests.cluster.redisd import free_port
 from tests.cluster.test_failover import _advance, _check_log_and_views, _owner
+from tests.processes import free_port, terminate
 from throne.store import Database, Repo
 
 STEP = 30.0  # seconds any one step may take on a loaded machine
@@ -99,13 +99,7 @@ class Cluster:
         return "\n".join(tails)
 
     def close(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(60)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
+        terminate(self.proc, grace=60)
         for name, pid in _pids(self.described).items() if self.described else ():
             if pid and _alive(pid):  # SIGQUIT: PostgreSQL's immediate shutdown, which ends its children too
                 os.kill(pid, signal.SIGQUIT if name == "postgres" else signal.SIGKILL)

@@ -20,7 +20,7 @@ from websockets.sync.client import connect
 
 from tests.packaging.blocker import first_leaders_turn
 from tests.packaging.installed import build_wheel, clean_env, make_venv
-from tests.server.realserver import free_port
+from tests.processes import free_port
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("wheel")]
 

@@ -15,7 +15,7 @@ import pytest
 import uvicorn
 from websockets.sync.client import connect
 
-from tests.server.realserver import free_port
+from tests.processes import free_port
 from throne.server import run
 from throne.server.app import create_app
 from throne.server.config import Settings
