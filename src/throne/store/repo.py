@@ -567,12 +567,7 @@ class Repo:
             values: dict[str, Any] = {"status": "finished", "result": result, "finished_at": utcnow()}
             if clock is not None:
                 values["clock"] = clock
-            where = [Game.id == game_id, Game.status == "live", Game.ply == ply]
-            if fence is not None:
-                where.append(or_(Game.fence.is_(None), Game.fence <= fence))
-            done = s.execute(update(Game).where(*where).values(**values))
-            if done.rowcount != 1:
-                raise StalePly(f"game {game_id} is not live at ply {ply}")
+            _update_live_game(s, game_id, ply, values, fence)
             if rate is not None:
                 s.flush()
                 rate(s, _info(s, s.get(Game, game_id)))
@@ -864,6 +859,12 @@ def _move_live_game(
     values: dict[str, Any] = {"ply": to}
     if clock is not None:
         values["clock"] = clock
+    _update_live_game(s, game_id, ply, values, fence)
+
+
+def _update_live_game(s: Session, game_id: int, ply: int, values: dict[str, Any], fence: int | None) -> None:
+    """Writes `values` into a game that is live at exactly `ply`; StalePly otherwise, and when `fence` (a
+    cluster owner's token) is older than the game's stored token."""
     where = [Game.id == game_id, Game.status == "live", Game.ply == ply]
     if fence is not None:
         where.append(or_(Game.fence.is_(None), Game.fence <= fence))
