@@ -162,6 +162,7 @@ def _run_pool(fn: Callable[[Any], Any], jobs: list[Any], workers: int | None) ->
 def _kill_pool(pool: ProcessPoolExecutor) -> None:
     """Stop at once: drop the queued jobs and kill the workers (a running game is not waited for)."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)  # shutdown() forgets it
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         with contextlib.suppress(Exception):
@@ -169,6 +170,10 @@ def _kill_pool(pool: ProcessPoolExecutor) -> None:
     for process in processes:
         with contextlib.suppress(Exception):
             process.join(5)
+    # The pool's manager thread closes its wake-up pipe as it ends; at interpreter exit `concurrent.futures`
+    # writes to every pipe not yet closed, and a close racing that write prints an OSError traceback.
+    if manager is not None:
+        manager.join(5)
 
 
 def _run_ray(
