@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -50,3 +52,15 @@ def hello(ws, token: str | None = None, **extra: Any) -> tuple[dict[str, Any], d
     ws.send_json({"type": "hello", "token": token, **extra})
     welcome, _ = read_until(ws, "welcome")
     return welcome, None
+
+
+@contextmanager
+def two_seats(client: TestClient, game_id: int, tokens: dict[int, str]) -> Iterator[tuple[Any, Any]]:
+    """The sockets of seats 0 and 1 of a two-player table, each greeted with its seat token."""
+    with (
+        client.websocket_connect(f"/ws/games/{game_id}") as ws0,
+        client.websocket_connect(f"/ws/games/{game_id}") as ws1,
+    ):
+        hello(ws0, tokens[0])
+        hello(ws1, tokens[1])
+        yield ws0, ws1

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.server.helpers import as_guest, hello, read_until
+from tests.server.helpers import as_guest, hello, read_until, two_seats
 from throne.server.app import create_app
 from throne.server.config import Settings
 from throne.server.ratelimit import Limit, RateLimiter
@@ -79,13 +79,8 @@ def poke(client: TestClient, game_id: int) -> None:
 
 def test_fischer_increment_per_turn_and_a_flag_fall(client: TestClient, fake: FakeTime) -> None:
     game_id, tokens = table(client, FISCHER)
-    with (
-        client.websocket_connect(f"/ws/games/{game_id}") as ws0,
-        client.websocket_connect(f"/ws/games/{game_id}") as ws1,
-    ):
+    with two_seats(client, game_id, tokens) as (ws0, ws1):
         sockets = {0: ws0, 1: ws1}
-        for seat, ws in sockets.items():
-            hello(ws, tokens[seat])
         states = {seat: read_until(ws, "state", 0)[0] for seat, ws in sockets.items()}
         state = states[0]
         clocks = state["clocks"]
@@ -189,12 +184,7 @@ def test_resign_ends_a_leaders_game(client: TestClient, fake: FakeTime, seat: in
 
 def test_draw_offers_declined_refused_and_accepted(client: TestClient, fake: FakeTime) -> None:
     game_id, tokens = table(client, None)
-    with (
-        client.websocket_connect(f"/ws/games/{game_id}") as ws0,
-        client.websocket_connect(f"/ws/games/{game_id}") as ws1,
-    ):
-        hello(ws0, tokens[0])
-        hello(ws1, tokens[1])
+    with two_seats(client, game_id, tokens) as (ws0, ws1):
         for ws in (ws0, ws1):
             assert read_until(ws, "state", 0)[0]["clocks"] is None  # untimed
         ws1.send_json({"type": "draw_answer", "accept": True})
@@ -264,12 +254,7 @@ def test_a_rated_leaver_loses_the_game_and_rating(client: TestClient, fake: Fake
 
 def test_rematch_swaps_sides_once_both_ask(client: TestClient, fake: FakeTime) -> None:
     game_id, tokens = table(client, FISCHER)
-    with (
-        client.websocket_connect(f"/ws/games/{game_id}") as ws0,
-        client.websocket_connect(f"/ws/games/{game_id}") as ws1,
-    ):
-        hello(ws0, tokens[0])
-        hello(ws1, tokens[1])
+    with two_seats(client, game_id, tokens) as (ws0, ws1):
         read_until(ws0, "state", 0)
         ws0.send_json({"type": "rematch"})
         assert read_until(ws0, "error")[0]["code"] == "not_finished"

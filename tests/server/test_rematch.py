@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-from tests.server.helpers import hello, read_until
+from tests.server.helpers import hello, read_until, two_seats
 from tests.server.test_controls import FakeTime, table
 from throne.server.app import create_app
 from throne.server.config import Settings
@@ -29,12 +29,7 @@ def test_a_rematch_offer_survives_a_restart(settings: Settings) -> None:
             ws0.send_json({"type": "rematch"})
             assert read_until(ws0, "rematch_pending")[0]["seats"] == [0]
     with TestClient(create_app(settings)) as client:  # a restart: nothing of the ask is in memory
-        with (
-            client.websocket_connect(f"/ws/games/{game_id}") as ws0,
-            client.websocket_connect(f"/ws/games/{game_id}") as ws1,
-        ):
-            hello(ws0, tokens[0])
-            hello(ws1, tokens[1])
+        with two_seats(client, game_id, tokens) as (ws0, ws1):
             shown = read_until(ws1, "state")[0]
             assert shown["status"] == "finished"
             assert shown["offers"]["rematch"] == [0] and shown["offers"]["rematch_game"] is None

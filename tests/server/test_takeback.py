@@ -9,7 +9,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.server.helpers import as_guest, hello, read_until
+from tests.server.helpers import as_guest, hello, read_until, two_seats
 from tests.server.test_controls import FISCHER, FakeTime, fake, table
 from throne.server.app import create_app
 from throne.server.config import Settings
@@ -31,13 +31,8 @@ def _piece_move(state: dict[str, Any]) -> str:
 
 def test_a_person_declines_then_accepts_a_takeback(client: TestClient, fake: FakeTime) -> None:
     game_id, tokens = table(client, None, rated=True)
-    with (
-        client.websocket_connect(f"/ws/games/{game_id}") as ws0,
-        client.websocket_connect(f"/ws/games/{game_id}") as ws1,
-    ):
+    with two_seats(client, game_id, tokens) as (ws0, ws1):
         sockets = {0: ws0, 1: ws1}
-        for seat, ws in sockets.items():
-            hello(ws, tokens[seat])
         states = {seat: read_until(ws, "state", 0)[0] for seat, ws in sockets.items()}
         first = states[0]["to_play"]
         me, other = sockets[first], sockets[1 - first]
@@ -71,13 +66,8 @@ def test_a_person_declines_then_accepts_a_takeback(client: TestClient, fake: Fak
 
 def test_no_takeback_past_a_market_refill(client: TestClient, fake: FakeTime) -> None:
     game_id, tokens = table(client, None)
-    with (
-        client.websocket_connect(f"/ws/games/{game_id}") as ws0,
-        client.websocket_connect(f"/ws/games/{game_id}") as ws1,
-    ):
+    with two_seats(client, game_id, tokens) as (ws0, ws1):
         sockets = {0: ws0, 1: ws1}
-        for seat, ws in sockets.items():
-            hello(ws, tokens[seat])
         state = {seat: read_until(ws, "state", 0)[0] for seat, ws in sockets.items()}[0]
         first, ply, played = state["to_play"], 0, []
         view = client.get(f"/api/games/{game_id}/view", headers={"X-Seat-Token": tokens[first]}).json()
@@ -97,13 +87,8 @@ def test_no_takeback_past_a_market_refill(client: TestClient, fake: FakeTime) ->
 
 def test_undo_within_ones_own_turn(client: TestClient, fake: FakeTime) -> None:
     game_id, tokens = table(client, FISCHER)
-    with (
-        client.websocket_connect(f"/ws/games/{game_id}") as ws0,
-        client.websocket_connect(f"/ws/games/{game_id}") as ws1,
-    ):
+    with two_seats(client, game_id, tokens) as (ws0, ws1):
         sockets = {0: ws0, 1: ws1}
-        for seat, ws in sockets.items():
-            hello(ws, tokens[seat])
         states = {seat: read_until(ws, "state", 0)[0] for seat, ws in sockets.items()}
         first = states[0]["to_play"]
         me, other = sockets[first], sockets[1 - first]
