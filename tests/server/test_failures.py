@@ -141,7 +141,7 @@ def test_a_read_only_database_costs_bounded_retries_and_the_server_recovers(
             # 2.5 s of failing writes; longer only while the take-over (due 1 s after the table opened)
             # has not been tried yet, which a loaded machine can delay
             started = time.monotonic()
-            while time.monotonic() - started < 2.5 or (not attempts["takeover"] and time.monotonic() - started < 10):
+            while (waited := time.monotonic() - started) < 2.5 or (not attempts["takeover"] and waited < 10):
                 time.sleep(0.1)
             ready = client.get("/api/ready")
             assert ready.status_code == 503 and ready.json()["error"]["code"] == "not_ready"
