@@ -15,11 +15,16 @@ pytestmark = pytest.mark.e2e
 
 
 def _one_move(page: Page) -> int:
-    """Moves one piece on this seat's turn; returns the ply before it."""
+    """Moves one piece on this seat's turn, the Leader only when nothing else can move (a Leader's move may
+    make the bot's Nemesis react, and then the last move is not this seat's); returns the ply before it."""
     page.wait_for_function(MY_TURN_OR_OVER, timeout=60_000)
     assert data(page, "phase") not in ("recruit", "reaction")
     before = ply(page)
-    assert LeadersClicker(page).act_once(set(), before)
+    clicker = LeadersClicker(page)
+    leader = page.eval_on_selector(
+        f'.cell:has(.piece[data-piece="L"][data-side="{clicker.seat()}"])', "g => g.dataset.cell"
+    )
+    assert clicker.act_once({leader}, before) or clicker.act_once(set(), before)
     return before
 
 
