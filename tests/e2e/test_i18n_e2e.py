@@ -173,7 +173,11 @@ def test_power_track_mirrored_right_to_left(contexts: Contexts, lang: str, rtl: 
     start(page, "#play-bot-hidden-leaders", lang)
     spaces = page.locator("#power-track .space")
     expect(spaces).to_have_count(12)
-    expect(spaces.last).to_be_visible()  # laid out: the spaces exist before the table is shown
+    # laid out: the spaces exist before the table's stylesheet has placed them side by side
+    page.wait_for_function(
+        "() => { const s = document.querySelectorAll('#power-track .space');"
+        " return s.length === 12 && s[0].getBoundingClientRect().x !== s[11].getBoundingClientRect().x; }"
+    )
     xs = spaces.evaluate_all("els => els.map(e => e.getBoundingClientRect().x)")
     assert xs == sorted(xs, reverse=rtl), "space 1 on the reading side, 12 at the far end"
     assert xs[0] != xs[-1]
