@@ -82,9 +82,24 @@ def _poll_errors(*players: Player) -> list[dict[str, Any]]:
     return [e for p in players for e in p.errors]
 
 
+def _resting(players: list[Player]) -> int:
+    """The ply at which the game waits for one of `players` (its bots move on by themselves until then)."""
+    ply = max(p.wait_ply(0, STEP)["ply"] for p in players)
+    while True:
+        states = [p.wait_ply(ply, STEP) for p in players]
+        if any(s["ply"] > ply for s in states):
+            ply = max(s["ply"] for s in states)
+        elif any(s["your_turn"] for s in states) or states[0]["status"] != "live":
+            return ply
+        else:
+            ply += 1
+
+
 def _check_log_and_views(repo: Repo, engine: Any, game: int, players: list[Player]) -> int:
     """The log has plies 0..n-1 (no gap, no duplicate) and n is the game's ply; each seat's last view is
-    the view the engine gives that seat after replaying the log."""
+    the view the engine gives that seat after replaying the log. Checked once the game waits for one of
+    `players`, so that its bots do not move on while the log is read."""
+    _resting(players)
     with engine.connect() as conn:
         query = sa.text("SELECT ply FROM moves WHERE game_id = :g ORDER BY ply")
         plies = [row[0] for row in conn.execute(query, {"g": game})]

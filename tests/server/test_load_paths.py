@@ -92,3 +92,18 @@ def test_spectators_change_a_count_not_the_table(client: TestClient, monkeypatch
                 if all(s["connected"] for s in table["game"]["seats"]):
                     break
             assert all(s["connected"] for s in table["game"]["seats"]), table
+
+
+def test_the_server_collects_garbage_rarely_and_never_walks_what_it_loaded_at_start() -> None:
+    import gc
+
+    from throne.server.run import tune_gc
+
+    before = gc.get_threshold()
+    try:
+        tune_gc(12_345)
+        assert gc.get_threshold() == (12_345, *before[1:])
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)

@@ -41,6 +41,27 @@ def test_a_stale_move_is_left_out_alone(repo: Repo) -> None:
     assert (repo.get_game(c).status, repo.get_game(c).result) == ("finished", {"winner": 0})
 
 
+def test_groups_of_one_shape_reuse_its_statements_with_their_own_values(repo: Repo) -> None:
+    """The statements are compiled once per group size: a second group of the same size, mixing timed and
+    untimed, fenced and unfenced, stored and stale moves, still writes exactly its own values."""
+    a, b, c = (_live(repo) for _ in range(3))
+    first = [NewMove(g, 0, 0, f"first{g}", clock={"at": g}) for g in (a, b, c)]
+    assert repo.append_moves(first) == [None] * 3
+    assert repo.fence_game(c, 5) is True
+    answers = repo.append_moves(
+        [
+            NewMove(a, 1, 1, "timed", clock={"at": "a1"}, fence=7),
+            NewMove(b, 1, 1, "untimed"),  # no token: only another node's claim could make it stale
+            NewMove(c, 1, 1, "old owner", clock={"at": "c1"}, fence=4),
+        ]
+    )
+    assert answers[:2] == [None, None] and isinstance(answers[2], StalePly)
+    assert repo.moves(a) == [(0, f"first{a}"), (1, "timed")] and repo.get_game(a).clock == {"at": "a1"}
+    assert repo.moves(b) == [(0, f"first{b}"), (1, "untimed")] and repo.get_game(b).clock == {"at": b}
+    assert repo.moves(c) == [(0, f"first{c}")] and repo.get_game(c).clock == {"at": c}
+    assert [repo.get_game(g).ply for g in (a, b, c)] == [2, 2, 1]
+
+
 def test_a_failing_group_stores_none_of_its_moves(repo: Repo) -> None:
     a, b = _live(repo), _live(repo)
 

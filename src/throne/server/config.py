@@ -68,6 +68,10 @@ class Settings:
     # `throne serve`'s interpreter switch interval (seconds): how long a database thread may wait for the
     # interpreter lock while the event loop runs (Python's default is 0.005).
     switch_interval: float = field(default_factory=lambda: _env_float("THRONE_SWITCH_INTERVAL", 0.0005))
+    # `throne serve`'s young-generation garbage collection threshold (allocations; Python's default is 700).
+    # A server allocates a few hundred objects per move: at 700 the collector ran ~100 times a second and its
+    # full passes over every live game paused the event loop for ~150 ms each (docs/BENCHMARKS.md).
+    gc_threshold: int = field(default_factory=lambda: int(_env_float("THRONE_GC_THRESHOLD", 50_000)))
     cpu_threads: int = 2
     # Request rate limits by rule ("login:ip", ...); None: the defaults of throne.server.ratelimit, {}: none.
     rate_limits: dict[str, Limit] | None = field(

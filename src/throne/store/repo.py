@@ -11,12 +11,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import case, delete, func, insert, literal, or_, select, tuple_, update
+from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from throne.store.db import Database
 from throne.store.models import Chat, ChatMute, Game, Move, Rating, Rematch, Seat, User, utcnow
+from throne.store.prepared import MoveLog
 
 
 class StoreError(ValueError):
@@ -218,6 +219,7 @@ def is_read(fn: Callable[..., Any]) -> bool:
 class Repo:
     def __init__(self, db: Database) -> None:
         self.db = db
+        self.move_log = MoveLog()  # the group commit's compiled statements
 
     # ---- users -------------------------------------------------------------------------------------------
     def create_user(self, name: str, username: str | None = None, password_hash: str | None = None) -> User:
@@ -475,23 +477,19 @@ class Repo:
         """
         now = utcnow()
         with self.db.sessions.begin() as s:
-            # Few statements for the whole group, whatever its size: one guarded update of every game's ply
-            # (and clock), one multi-row insert. On a busy server each statement the writer thread makes
-            # waits for the interpreter lock again, so their number, not their size, sets the commit time.
-            advanced = _advance_live_games(s, moves)
+            # Few statements for the whole group, whatever its size: one guarded update of every game's ply,
+            # one of the clocks, one multi-row insert. On a busy server each statement the writer thread
+            # makes waits for the interpreter lock again, so their number, not their size, sets the commit
+            # time; each is compiled once per group size (throne.store.prepared).
+            connection = s.connection()
+            advanced = self.move_log.advance(connection, moves)
             out: list[StalePly | None] = [
                 None if m.game_id in advanced else StalePly(f"game {m.game_id} is not live at ply {m.ply}")
                 for m in moves
             ]
             stored = [m for m, stale in zip(moves, out, strict=True) if stale is None]
-            if stored:
-                # A Core insert: the ORM unit of work costs more than the rest of this path.
-                rows = [
-                    {"game_id": m.game_id, "ply": m.ply, "seat": m.seat, "move": m.move, "clock": m.clock,
-                     "created_at": now}
-                    for m in stored
-                ]  # fmt: skip
-                s.execute(insert(Move).values(rows))
+            self.move_log.set_clocks(connection, stored)
+            self.move_log.insert(connection, stored, now)
             for m in stored:
                 if m.result is None:
                     continue
@@ -827,28 +825,6 @@ __all__ = [
     "reads",
     "save_rating",
 ]
-
-
-def _advance_live_games(s: Session, moves: Sequence[NewMove]) -> set[int]:
-    """Moves each live game of `moves` from exactly its move's `ply` to the next (and to its clock, when
-    given), in one statement; returns the ids of the games it moved (the others were not at that ply)."""
-    if len(moves) == 1:  # the common case on a quiet server: the plain guarded update
-        m = moves[0]
-        try:
-            _move_live_game(s, m.game_id, m.ply, m.ply + 1, m.clock, m.fence)
-        except StalePly:
-            return set()
-        return {m.game_id}
-    values: dict[str, Any] = {"ply": Game.ply + 1}
-    clocks = [(Game.id == m.game_id, literal(m.clock, Game.clock.type)) for m in moves if m.clock is not None]
-    if clocks:
-        values["clock"] = case(*clocks, else_=Game.clock)
-    where = [Game.status == "live", tuple_(Game.id, Game.ply).in_([(m.game_id, m.ply) for m in moves])]
-    fences = [(Game.id == m.game_id, m.fence) for m in moves if m.fence is not None]
-    if fences:  # a cluster: each owner's token is at least the stored one
-        where.append(or_(Game.fence.is_(None), Game.fence <= case(*fences, else_=Game.fence)))
-    done = s.execute(update(Game).where(*where).values(**values).returning(Game.id))
-    return set(done.scalars().all())
 
 
 def _move_live_game(
