@@ -261,11 +261,12 @@ async def run_level(
     ]
     await asyncio.sleep(warmup)
     measuring[0] = True
-    started, cpu_started = time.perf_counter(), cpu_seconds(pid)
+    started, cpu_started, client_started = time.perf_counter(), cpu_seconds(pid), time.process_time()
     stop[0] = time.monotonic() + seconds
     await asyncio.sleep(seconds)
     measuring[0] = False
     elapsed, cpu = time.perf_counter() - started, cpu_seconds(pid) - cpu_started
+    client_cpu = time.process_time() - client_started
     moves, lat = stats.moves, sorted(stats.latencies) or [float("nan")]
     await asyncio.gather(*tasks)
     for http in clients:
@@ -279,6 +280,8 @@ async def run_level(
         "error_codes": stats.codes,  # type: ignore[dict-item]
         # the server's CPU time per move: what a move costs it, whatever else the shared machine runs
         "cpu_ms_per_move": 1000 * cpu / moves if moves else float("nan"),
+        # the scripted clients' CPU time per move (this process): they share the machine with the server
+        "client_cpu_ms_per_move": 1000 * client_cpu / moves if moves else float("nan"),
     }
 
 
@@ -347,14 +350,16 @@ def main() -> None:
                         f"run {run + 1} {name} {level.game} x{level.games}"
                         f"{' clock' if level.time_control else ''}: {r['moves_per_s']:.0f} moves/s, "
                         f"p50 {r['p50_ms']:.1f} ms, p95 {r['p95_ms']:.1f} ms, {r['errors']} errors, "
-                        f"server CPU {r['cpu_ms_per_move']:.2f} ms/move",
+                        f"server CPU {r['cpu_ms_per_move']:.2f} ms/move, "
+                        f"client CPU {r['client_cpu_ms_per_move']:.2f} ms/move",
                         file=sys.stderr,
                         flush=True,
                     )
         print(
             f"\nMedians of {args.runs} run(s) of {args.seconds:g} s each:\n\n"
             "| server | game | clock | concurrent games | moves/s | p50 latency (ms) | p95 latency (ms) "
-            "| errors | × anchor | server CPU ms/move |\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|"
+            "| errors | × anchor | server CPU ms/move | client CPU ms/move |\n"
+            "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
         )
         for (name, level), rows in results.items():
             same = Level(level.game, level.players, level.games)
@@ -367,7 +372,7 @@ def main() -> None:
             print(
                 f"| {name} | {level.game} ({level.players}p) | {clock} | {level.games} | {mps:.0f} "
                 f"| {_median(rows, 'p50_ms'):.1f} | {_median(rows, 'p95_ms'):.1f} | {errors} | {ratio} "
-                f"| {_median(rows, 'cpu_ms_per_move'):.2f} |"
+                f"| {_median(rows, 'cpu_ms_per_move'):.2f} | {_median(rows, 'client_cpu_ms_per_move'):.2f} |"
             )
     finally:
         for proc in procs:
