@@ -31,9 +31,12 @@ def _parse_int(literal: str) -> int:
     return int(literal) if len(literal) <= _DIGITS_MAX else OUT_OF_RANGE
 
 
+_DECODER = json.JSONDecoder(parse_int=_parse_int)  # one for every message: json.loads(text, **kw) builds one
+
+
 def loads(text: str) -> Any:
     """json.loads whose integers are never huge to build: an over-long literal becomes OUT_OF_RANGE."""
-    return json.loads(text, parse_int=_parse_int)
+    return _DECODER.decode(text)
 
 
 def first_bad_int(value: Any, depth: int = 0) -> int | None:
