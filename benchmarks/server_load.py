@@ -1,13 +1,17 @@
 """Server load check: N concurrent live games between scripted WebSocket clients on loopback, against
-`throne serve` and, in the same run with the same clients, against the relay anchor (`relay_anchor.py`: a
-minimal FastAPI WebSocket relay of moves without engine or database).
+`throne serve` and, in the same run with the same clients, against two anchors without database: the relay
+(`relay_anchor.py`: a minimal FastAPI WebSocket relay of moves, no engine: it measures mostly the clients)
+and the game anchor (`game_anchor.py`: a minimal FastAPI WebSocket game server that plays every move on the
+engine and sends every seat its view).
 
 Each client answers every state that asks it to move with a random move from the state's `legal_moves`;
 the latency of a move is the time from sending it to receiving the resulting state on the same socket
 (`throne serve` validates, commits to the database, then broadcasts every seat its view). All N games are
 set up first (not measured); finished games are replaced, so N games stay live for the whole measured
 window. The clients run in this one process, on the same machine as the servers. Every level is measured
-`--runs` times, the anchor and `throne serve` one after the other each time; the table shows medians.
+`--runs` times, the relay, the game anchor and `throne serve` one after the other each time; the table shows
+medians, and `throne serve`'s moves/s as a multiple of each anchor's in the same run ("× relay", "× game
+anchor"; a clocked level is compared with the anchors' unclocked level).
 
     python benchmarks/server_load.py --games 10,100,500 --hidden 25 --seconds 20 --runs 3 --clock 5+3
 """
@@ -34,6 +38,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 HERE = Path(__file__).resolve().parent
+ANCHORS = {"relay": "relay_anchor.py", "game anchor": "game_anchor.py"}  # measured in this order
 
 
 def free_port() -> int:
@@ -73,10 +78,10 @@ def start_server(data_dir: Path) -> tuple[subprocess.Popen, str]:
     return proc, base
 
 
-def start_anchor() -> tuple[subprocess.Popen, str]:
-    """The relay anchor on a free port."""
+def start_anchor(script: str = ANCHORS["relay"]) -> tuple[subprocess.Popen, str]:
+    """An anchor (a script of this folder; the relay by default) on a free port."""
     port = free_port()
-    cmd = [sys.executable, str(HERE / "relay_anchor.py"), "--port", str(port)]
+    cmd = [sys.executable, str(HERE / script), "--port", str(port)]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     _wait_up(proc, base)
@@ -325,26 +330,24 @@ def main() -> None:
     procs: list[subprocess.Popen] = []
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # a stopped benchmark stops its servers too
     try:
-        pids: dict[str, int | None] = {"throne serve": None, "anchor": None}
+        servers: dict[str, tuple[str, int | None]] = {}  # name: (base URL, pid), anchors first
+        for name, script in {} if args.no_anchor else ANCHORS.items():
+            proc, url = start_anchor(script)
+            procs.append(proc)
+            servers[name] = (url, proc.pid)
         if args.url:
-            base = args.url.rstrip("/")
+            servers["throne serve"] = (args.url.rstrip("/"), None)
         else:
-            proc, base = start_server(Path(tempfile.mkdtemp(prefix="throne-load-")))
+            proc, url = start_server(Path(tempfile.mkdtemp(prefix="throne-load-")))
             procs.append(proc)
-            pids["throne serve"] = proc.pid
-        anchor = None
-        if not args.no_anchor:
-            proc, anchor = start_anchor()
-            procs.append(proc)
-            pids["anchor"] = proc.pid
+            servers["throne serve"] = (url, proc.pid)
         results: dict[tuple[str, Level], list[dict[str, float]]] = {}
         for run in range(args.runs):
             for level in levels:
-                targets = [("throne serve", base)]
-                if anchor is not None and level.time_control is None:
-                    targets.insert(0, ("anchor", anchor))
-                for name, url in targets:
-                    r = asyncio.run(run_level(url, level, args.seconds, args.warmup, pids[name]))
+                for name, (url, pid) in servers.items():
+                    if name in ANCHORS and level.time_control is not None:
+                        continue  # the anchors have no clocks
+                    r = asyncio.run(run_level(url, level, args.seconds, args.warmup, pid))
                     results.setdefault((name, level), []).append(r)
                     print(
                         f"run {run + 1} {name} {level.game} x{level.games}"
@@ -355,25 +358,33 @@ def main() -> None:
                         file=sys.stderr,
                         flush=True,
                     )
-        print(
-            f"\nMedians of {args.runs} run(s) of {args.seconds:g} s each:\n\n"
-            "| server | game | clock | concurrent games | moves/s | p50 latency (ms) | p95 latency (ms) "
-            "| errors | × anchor | server CPU ms/move | client CPU ms/move |\n"
-            "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
-        )
+        header = ["server", "game", "clock", "concurrent games", "moves/s", "p50 latency (ms)"]
+        header += ["p95 latency (ms)", "errors", *(f"× {a}" for a in ANCHORS), "server CPU ms/move"]
+        header += ["client CPU ms/move"]
+        print(f"\nMedians of {args.runs} run(s) of {args.seconds:g} s each:\n")
+        print(f"| {' | '.join(header)} |\n|---|---|---|{'---:|' * (len(header) - 3)}")
         for (name, level), rows in results.items():
-            same = Level(level.game, level.players, level.games)
-            base_rows = results.get(("anchor", same))
+            same = Level(level.game, level.players, level.games)  # the anchors ran it unclocked
             mps = _median(rows, "moves_per_s")
-            anchor_mps = _median(base_rows, "moves_per_s") if base_rows and name != "anchor" else 0
-            ratio = f"{mps / anchor_mps:.2f}" if anchor_mps else ""
-            clock = args.clock if level.time_control else "—"
-            errors = sum(r["errors"] for r in rows)
-            print(
-                f"| {name} | {level.game} ({level.players}p) | {clock} | {level.games} | {mps:.0f} "
-                f"| {_median(rows, 'p50_ms'):.1f} | {_median(rows, 'p95_ms'):.1f} | {errors} | {ratio} "
-                f"| {_median(rows, 'cpu_ms_per_move'):.2f} | {_median(rows, 'client_cpu_ms_per_move'):.2f} |"
-            )
+            ratios = []
+            for anchor in ANCHORS:
+                anchor_rows = results.get((anchor, same)) if name not in ANCHORS else None
+                anchor_mps = _median(anchor_rows, "moves_per_s") if anchor_rows else 0
+                ratios.append(f"{mps / anchor_mps:.2f}" if anchor_mps else "")
+            cells = [
+                name,
+                f"{level.game} ({level.players}p)",
+                args.clock if level.time_control else "—",
+                level.games,
+                f"{mps:.0f}",
+                f"{_median(rows, 'p50_ms'):.1f}",
+                f"{_median(rows, 'p95_ms'):.1f}",
+                sum(r["errors"] for r in rows),
+                *ratios,
+                f"{_median(rows, 'cpu_ms_per_move'):.2f}",
+                f"{_median(rows, 'client_cpu_ms_per_move'):.2f}",
+            ]
+            print(f"| {' | '.join(map(str, cells))} |")
     finally:
         for proc in procs:
             proc.terminate()
