@@ -1,4 +1,5 @@
-"""One WebSocket connection: an outbox drained by its own writer task, so a slow client never stalls a
+"""One WebSocket connection: a message goes out at once when the socket takes it without waiting, otherwise
+through an outbox drained in order by the connection's own writer task, so a slow client never stalls a
 game."""
 
 from __future__ import annotations
@@ -6,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Coroutine
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -22,6 +25,36 @@ def encode(message: dict[str, Any]) -> str:
     return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
+@dataclass
+class _Started:
+    """A send that began at once and then had to wait for the socket: the writer finishes it."""
+
+    send: Coroutine[Any, Any, None]
+    waiting_for: Any  # what it waits for (a future), as a task would have been handed it
+
+
+async def _finish(started: _Started) -> None:
+    """Drives a started send to its end: what its task would have done had it run in one."""
+    send, waiting_for = started.send, started.waiting_for
+    while True:
+        try:
+            if waiting_for is None:  # a bare yield: let the loop run once
+                result = await asyncio.sleep(0)
+            else:
+                waiting_for._asyncio_future_blocking = False  # as a task does before it waits for a future
+                result = await waiting_for
+        except BaseException as exc:  # handed to the send, as a task does (cancellation too)
+            try:
+                waiting_for = send.throw(exc)
+            except StopIteration:
+                return
+        else:
+            try:
+                waiting_for = send.send(result)
+            except StopIteration:
+                return
+
+
 class Conn:
     def __init__(self, ws: WebSocket, game_id: int) -> None:
         self.ws = ws
@@ -31,12 +64,16 @@ class Conn:
         self.session_user: int | None = None  # the account whose session cookie seated it, or it chats as
         self.events_ply: int | None = None  # the ply of the last `state` sent (its events were sent)
         self.closed = False
-        self._outbox: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue(OUTBOX)
+        self._outbox: asyncio.Queue[dict[str, Any] | str | _Started | None] = asyncio.Queue(OUTBOX)
+        self._writing = False  # the writer is in the middle of a send
         self._writer = asyncio.create_task(self._write())
 
     def send(self, message: dict[str, Any] | str) -> None:
-        """Queues a message (a dict, or JSON text already encoded: `send_text`)."""
+        """Sends a message (a dict, or JSON text already encoded: `send_text`) after the ones before it."""
         if self.closed:
+            return
+        if not self._writing and self._outbox.empty():
+            self._send_now(message if isinstance(message, str) else encode(message))
             return
         try:
             self._outbox.put_nowait(message)
@@ -48,13 +85,32 @@ class Conn:
         """Queues a message encoded once for several connections (`encode`)."""
         self.send(text)
 
+    def _send_now(self, text: str) -> None:
+        """Runs the socket's send up to its first wait, here: most sends end there, without the switches
+        to the writer task and back (two sends per move; measured in docs/BENCHMARKS.md). A send that must
+        wait for the socket (flow control) goes to the writer, and the next messages queue behind it."""
+        send = self.ws.send_text(text)
+        try:
+            waiting_for = send.send(None)
+        except StopIteration:
+            return
+        except Exception:
+            self.closed = True
+            return
+        self._outbox.put_nowait(_Started(send, waiting_for))  # the outbox is empty: it fits
+
     async def _write(self) -> None:
         try:
             while True:
                 message = await self._outbox.get()
                 if message is None:
                     break
-                await self.ws.send_text(message if isinstance(message, str) else encode(message))
+                self._writing = True
+                if isinstance(message, _Started):
+                    await _finish(message)
+                else:
+                    await self.ws.send_text(message if isinstance(message, str) else encode(message))
+                self._writing = False
         except Exception:
             self.closed = True
 

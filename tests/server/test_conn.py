@@ -1,0 +1,96 @@
+"""A connection's sends: at once when the socket takes them, in order behind one that waits for it."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from throne.server.conn import Conn
+
+
+class _Socket:
+    """A WebSocket whose sends wait while `open` is clear (a client that does not read: flow control)."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+        self.open = asyncio.Event()
+        self.open.set()
+        self.fail = False
+
+    async def send_text(self, text: str) -> None:
+        await self.open.wait()
+        if self.fail:
+            raise RuntimeError("the socket went away")
+        self.sent.append(text)
+
+    async def close(self, code: int = 1000) -> None:
+        pass
+
+
+def _run(scenario: Any) -> None:
+    asyncio.run(scenario())
+
+
+def test_a_send_the_socket_takes_goes_out_at_once() -> None:
+    async def scenario() -> None:
+        ws = _Socket()
+        conn = Conn(ws, 1)  # type: ignore[arg-type]
+        conn.send_text("a")
+        conn.send({"type": "b"})
+        assert ws.sent == ["a", '{"type":"b"}']  # no await in between: sent without a task switch
+        await conn.drain_and_stop()
+
+    _run(scenario)
+
+
+def test_messages_queue_in_order_behind_a_send_that_waits_for_the_socket() -> None:
+    async def scenario() -> None:
+        ws = _Socket()
+        conn = Conn(ws, 1)  # type: ignore[arg-type]
+        conn.send_text("a")
+        ws.open.clear()
+        conn.send_text("b")  # waits for the socket
+        conn.send_text("c")  # queued behind it
+        await asyncio.sleep(0.01)
+        assert ws.sent == ["a"] and not conn.closed
+        ws.open.set()
+        await asyncio.sleep(0.01)
+        assert ws.sent == ["a", "b", "c"]
+        conn.send_text("d")
+        assert ws.sent == ["a", "b", "c", "d"]  # nothing waits any more: at once again
+        await conn.drain_and_stop()
+
+    _run(scenario)
+
+
+def test_a_socket_that_fails_while_waiting_closes_the_connection() -> None:
+    async def scenario() -> None:
+        ws = _Socket()
+        conn = Conn(ws, 1)  # type: ignore[arg-type]
+        ws.open.clear()
+        conn.send_text("a")
+        conn.send_text("b")
+        ws.fail = True
+        ws.open.set()
+        await asyncio.sleep(0.01)
+        assert conn.closed and ws.sent == []
+        conn.send_text("c")  # a closed connection sends nothing
+        assert ws.sent == []
+
+    _run(scenario)
+
+
+def test_closing_cancels_a_send_that_waits() -> None:
+    async def scenario() -> None:
+        ws = _Socket()
+        conn = Conn(ws, 1)  # type: ignore[arg-type]
+        ws.open.clear()
+        conn.send_text("a")
+        await asyncio.sleep(0)
+        conn.close()
+        await asyncio.sleep(0.01)
+        ws.open.set()
+        await asyncio.sleep(0.01)
+        assert conn.closed and ws.sent == []
+
+    _run(scenario)
