@@ -99,6 +99,8 @@ class Caps:
 
     async def _open_from(self, hub: Hub, key: str) -> int:
         ids = [game_id for game_id, k in self._creator_ip.items() if k == key]
+        # a game this process plays is live, not open: only the others are looked up
+        ids = [game_id for game_id in ids if game_id not in hub.matches]
         if not ids:
             return 0
         statuses = await hub.db(hub.repo.statuses, ids)
