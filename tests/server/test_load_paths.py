@@ -107,3 +107,35 @@ def test_the_server_collects_garbage_rarely_and_never_walks_what_it_loaded_at_st
     finally:
         gc.unfreeze()
         gc.set_threshold(*before)
+
+
+def test_a_player_leaving_reads_the_table_back_only_for_someone_still_there(client: TestClient) -> None:
+    """The presence change is shown to the sockets still at the table; the last one to leave tells nobody,
+    so nothing is read back for it."""
+    game_id, tokens = two_player_leaders(client)
+    hub = client.app.state.hub
+    real, reads = hub.repo.get_game, []
+
+    def counted(game: int) -> Any:
+        reads.append(game)
+        return real(game)
+
+    hub.repo.get_game = counted
+    try:
+        with client.websocket_connect(f"/ws/games/{game_id}") as ws0:
+            hello(ws0, tokens[0])
+            with client.websocket_connect(f"/ws/games/{game_id}") as ws1:
+                hello(ws1, tokens[1])
+                read_until(ws1, "state")
+                reads.clear()
+            table, _ = read_until(ws0, "table")  # the other seat left: told, from the table read back
+            assert reads == [game_id]
+            assert sorted(bool(s.get("connected")) for s in table["game"]["seats"]) == [False, True]
+        for _ in range(100):
+            if game_id not in hub.rooms:
+                break
+            time.sleep(0.01)
+        time.sleep(0.3)  # a read back would start at once on a database thread
+        assert reads == [game_id]
+    finally:
+        hub.repo.get_game = real

@@ -607,6 +607,10 @@ class Hub:
             return None
         return round(max(0.0, since + self.settings.abandon_timeout - time.monotonic()), 1)
 
+    def table_watched(self, game_id: int) -> bool:
+        """Whether anyone may be told of a change at the table: a socket of it here, or another node's."""
+        return bool(self.rooms.get(game_id)) or self.cluster is not None
+
     def broadcast_table(self, info: GameInfo) -> None:
         message = {"type": "table", "game": self.summary(info)}
         for conn in list(self.rooms.get(info.id, ())):
