@@ -36,7 +36,7 @@ class Prepared:
         self.positional = compiled.positiontup is not None
         # per parameter as the SQL names it: the caller's value's name (or the value SQLAlchemy bound itself,
         # the 1 of `ply + 1`) and the type's bind processor
-        self._binds: dict[str, tuple[str, bool, Any, Callable[[Any], Any] | None]] = {
+        binds: dict[str, tuple[str, bool, Any, Callable[[Any], Any] | None]] = {
             rendered: (
                 bind.key,
                 bind.required,
@@ -45,12 +45,12 @@ class Prepared:
             )
             for bind, rendered in compiled.bind_names.items()
         }
-        self._order = list(compiled.positiontup or self._binds)
+        self._order = list(compiled.positiontup or binds)
+        self._plan = [binds[rendered] for rendered in self._order]
 
     def params(self, values: Mapping[str, Any]) -> tuple[Any, ...] | dict[str, Any]:
         out = []
-        for rendered in self._order:
-            key, required, fixed, processor = self._binds[rendered]
+        for key, required, fixed, processor in self._plan:
             value = values[key] if required else fixed
             out.append(value if processor is None else processor(value))
         return tuple(out) if self.positional else dict(zip(self._order, out, strict=True))
