@@ -13,7 +13,6 @@ work and the views; what `throne serve` costs over it is everything else (persis
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import secrets
 from dataclasses import dataclass, field
@@ -151,21 +150,9 @@ def create_app() -> FastAPI:
 
 
 def main() -> None:
-    import uvicorn
+    from relay_anchor import serve  # this script's folder: run as `python benchmarks/game_anchor.py`
 
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8766)
-    args = parser.parse_args()
-    # The same server options as `throne serve` and the relay anchor.
-    uvicorn.run(
-        create_app(),
-        host=args.host,
-        port=args.port,
-        log_level="warning",
-        ws_max_size=64 * 1024,
-        ws_per_message_deflate=False,
-    )
+    serve(create_app(), __doc__, 8766)
 
 
 if __name__ == "__main__":

@@ -111,22 +111,21 @@ def create_app() -> FastAPI:
     return app
 
 
-def main() -> None:
+def serve(app: FastAPI, doc: str, port: int) -> None:
+    """Runs an anchor with the same server options as `throne serve`: no per-message compression, the same
+    message size cap; `--host` and `--port` from the command line."""
     import uvicorn
 
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--port", type=int, default=port)
     args = parser.parse_args()
-    # The same server options as `throne serve`: no per-message compression, the same message size cap.
-    uvicorn.run(
-        create_app(),
-        host=args.host,
-        port=args.port,
-        log_level="warning",
-        ws_max_size=64 * 1024,
-        ws_per_message_deflate=False,
-    )
+    options = {"log_level": "warning", "ws_max_size": 64 * 1024, "ws_per_message_deflate": False}
+    uvicorn.run(app, host=args.host, port=args.port, **options)
+
+
+def main() -> None:
+    serve(create_app(), __doc__, 8765)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,72 @@
+"""The server benchmark's own servers and tools (benchmarks/): each does what its measurement assumes."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+
+import game_anchor
+import move_log
+import relay_anchor
+
+
+def _seated(client: TestClient) -> tuple[int, list[str]]:
+    made = client.post("/api/games", json={"game": "leaders", "players": 2}).json()
+    joined = client.post(f"/api/games/{made['game']['id']}/join").json()
+    return made["game"]["id"], [made["token"], joined["token"]]
+
+
+def _state(ws: Any) -> dict[str, Any]:
+    msg = ws.receive_json()
+    assert msg["type"] == "state", msg
+    return msg
+
+
+@pytest.mark.parametrize("anchor", [relay_anchor, game_anchor], ids=["relay", "game anchor"])
+def test_an_anchor_plays_a_move_of_the_seat_to_play_once_and_tells_every_seat(anchor: Any) -> None:
+    with TestClient(anchor.create_app()) as client:
+        game_id, tokens = _seated(client)
+        with (
+            client.websocket_connect(f"/ws/games/{game_id}") as a,
+            client.websocket_connect(f"/ws/games/{game_id}") as b,
+        ):
+            a.send_json({"type": "hello", "token": tokens[0]})
+            b.send_json({"type": "hello", "token": tokens[1]})
+            first = {ws: _state(ws) for ws in (a, b)}
+            mover = next(ws for ws, s in first.items() if s["your_turn"])
+            other = b if mover is a else a
+            assert first[other]["legal_moves"] == [] and first[mover]["legal_moves"]
+            move = first[mover]["legal_moves"][0]
+            mover.send_json({"type": "move", "move": move, "ply": 1})  # a stale ply
+            assert mover.receive_json()["type"] == "error"
+            other.send_json({"type": "move", "move": move, "ply": 0})  # not its turn
+            assert other.receive_json()["type"] == "error"
+            mover.send_json({"type": "move", "move": move, "ply": 0})
+            after = [_state(ws) for ws in (a, b)]
+            assert [s["ply"] for s in after] == [1, 1] and sum(s["your_turn"] for s in after) == 1
+
+
+def test_the_game_anchor_refuses_an_illegal_move_and_shows_each_seat_its_engine_view() -> None:
+    with TestClient(game_anchor.create_app()) as client:
+        game_id, tokens = _seated(client)
+        with (
+            client.websocket_connect(f"/ws/games/{game_id}") as a,
+            client.websocket_connect(f"/ws/games/{game_id}") as b,
+        ):
+            a.send_json({"type": "hello", "token": tokens[0]})
+            b.send_json({"type": "hello", "token": tokens[1]})
+            states = [_state(ws) for ws in (a, b)]
+            mover = (a, b)[[s["your_turn"] for s in states].index(True)]
+            mover.send_json({"type": "move", "move": "zz9-zz9", "ply": 0})
+            assert mover.receive_json() == {"type": "error", "code": "illegal_move"}
+            assert all(s["view"]["game"] == "leaders" and s["ply"] == 0 for s in states)
+
+
+def test_the_move_log_benchmark_appends_every_move_of_its_groups() -> None:
+    assert move_log.measure(3, timed=True, groups=4) > 0  # it raises if a move was refused as stale
