@@ -94,9 +94,11 @@ Object.defineProperty(document, "hidden", { get: () => window.__hidden });
 def _my_turn_again(page: Page, game_id: int, token: str) -> None:
     """Plays this seat's whole turn (first legal moves, never recruiting a Nemesis) and waits until the bot
     gave it back. A Nemesis hands the move to its owner in the middle of the other side's turn (its reaction,
-    leaders.md), which is a "your turn" of its own: without one on the board, the turn comes back once."""
+    leaders.md), which is a "your turn" of its own: without one on the board, the turn comes back once. One
+    turn only: the bot may play its whole turn before the next look at the game, which then is ours again."""
     view = _view(page.request, game_id, token)
-    while view["to_play"] == view["seat"]:
+    turn = view["view"]["turns"]
+    while view["to_play"] == view["seat"] and view["view"]["turns"] == turn:
         legal = view["legal_moves"]
         pick = next((m for m in legal if not m.startswith("+NE@")), legal[0])
         move = {"move": pick, "ply": view["ply"]}

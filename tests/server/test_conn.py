@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from tests.asyncrun import run
 from throne.server.conn import Conn
 
 
@@ -28,7 +29,7 @@ class _Socket:
 
 
 def _run(scenario: Any) -> None:
-    asyncio.run(scenario())
+    run(scenario())  # in a thread of its own: a worker that ran browser tests keeps a loop running here
 
 
 def test_a_send_the_socket_takes_goes_out_at_once() -> None:
