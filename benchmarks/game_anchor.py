@@ -20,7 +20,7 @@ from typing import Any
 
 import orjson
 from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
-from pydantic import BaseModel
+from relay_anchor import CreateIn, base_app, serve  # this script's folder (benchmarks/) is on the path
 
 from throne import games
 from throne.games import GameError, GameSpec
@@ -77,19 +77,10 @@ class _Game:
             await ws.send_text(self.message(seat))
 
 
-class CreateIn(BaseModel):
-    game: str = "leaders"
-    players: int = 2
-
-
 def create_app() -> FastAPI:
-    app = FastAPI()
+    app = base_app()
     tables: dict[int, _Game] = {}
     ids = itertools.count(1)
-
-    @app.get("/api/health")
-    async def health() -> dict:
-        return {"ok": True}
 
     @app.post("/api/games")
     async def create(body: CreateIn) -> dict:
@@ -150,8 +141,6 @@ def create_app() -> FastAPI:
 
 
 def main() -> None:
-    from relay_anchor import serve  # this script's folder: run as `python benchmarks/game_anchor.py`
-
     serve(create_app(), __doc__, 8766)
 
 

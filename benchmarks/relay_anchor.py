@@ -61,14 +61,21 @@ class CreateIn(BaseModel):
     players: int = 2
 
 
-def create_app() -> FastAPI:
+def base_app() -> FastAPI:
+    """An anchor's app with the health route the benchmark waits for (shared with `game_anchor.py`)."""
     app = FastAPI()
-    games: dict[int, _Game] = {}
-    ids = itertools.count(1)
 
     @app.get("/api/health")
     async def health() -> dict:
         return {"ok": True}
+
+    return app
+
+
+def create_app() -> FastAPI:
+    app = base_app()
+    games: dict[int, _Game] = {}
+    ids = itertools.count(1)
 
     @app.post("/api/games")
     async def create(body: CreateIn) -> dict:

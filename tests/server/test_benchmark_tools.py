@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -28,8 +30,10 @@ def _state(ws: Any) -> dict[str, Any]:
     return msg
 
 
-@pytest.mark.parametrize("anchor", [relay_anchor, game_anchor], ids=["relay", "game anchor"])
-def test_an_anchor_plays_a_move_of_the_seat_to_play_once_and_tells_every_seat(anchor: Any) -> None:
+@contextmanager
+def _both_seats(anchor: Any) -> Iterator[tuple[dict[Any, dict[str, Any]], Any, Any]]:
+    """A two-player Leaders table on `anchor`, both seats greeted: their first states, the socket of the seat
+    to play and the other one."""
     with TestClient(anchor.create_app()) as client:
         game_id, tokens = _seated(client)
         with (
@@ -40,32 +44,28 @@ def test_an_anchor_plays_a_move_of_the_seat_to_play_once_and_tells_every_seat(an
             b.send_json({"type": "hello", "token": tokens[1]})
             first = {ws: _state(ws) for ws in (a, b)}
             mover = next(ws for ws, s in first.items() if s["your_turn"])
-            other = b if mover is a else a
-            assert first[other]["legal_moves"] == [] and first[mover]["legal_moves"]
-            move = first[mover]["legal_moves"][0]
-            mover.send_json({"type": "move", "move": move, "ply": 1})  # a stale ply
-            assert mover.receive_json()["type"] == "error"
-            other.send_json({"type": "move", "move": move, "ply": 0})  # not its turn
-            assert other.receive_json()["type"] == "error"
-            mover.send_json({"type": "move", "move": move, "ply": 0})
-            after = [_state(ws) for ws in (a, b)]
-            assert [s["ply"] for s in after] == [1, 1] and sum(s["your_turn"] for s in after) == 1
+            yield first, mover, (b if mover is a else a)
+
+
+@pytest.mark.parametrize("anchor", [relay_anchor, game_anchor], ids=["relay", "game anchor"])
+def test_an_anchor_plays_a_move_of_the_seat_to_play_once_and_tells_every_seat(anchor: Any) -> None:
+    with _both_seats(anchor) as (first, mover, other):
+        assert first[other]["legal_moves"] == [] and first[mover]["legal_moves"]
+        move = first[mover]["legal_moves"][0]
+        mover.send_json({"type": "move", "move": move, "ply": 1})  # a stale ply
+        assert mover.receive_json()["type"] == "error"
+        other.send_json({"type": "move", "move": move, "ply": 0})  # not its turn
+        assert other.receive_json()["type"] == "error"
+        mover.send_json({"type": "move", "move": move, "ply": 0})
+        after = [_state(ws) for ws in (mover, other)]
+        assert [s["ply"] for s in after] == [1, 1] and [s["your_turn"] for s in after].count(True) == 1
 
 
 def test_the_game_anchor_refuses_an_illegal_move_and_shows_each_seat_its_engine_view() -> None:
-    with TestClient(game_anchor.create_app()) as client:
-        game_id, tokens = _seated(client)
-        with (
-            client.websocket_connect(f"/ws/games/{game_id}") as a,
-            client.websocket_connect(f"/ws/games/{game_id}") as b,
-        ):
-            a.send_json({"type": "hello", "token": tokens[0]})
-            b.send_json({"type": "hello", "token": tokens[1]})
-            states = [_state(ws) for ws in (a, b)]
-            mover = (a, b)[[s["your_turn"] for s in states].index(True)]
-            mover.send_json({"type": "move", "move": "zz9-zz9", "ply": 0})
-            assert mover.receive_json() == {"type": "error", "code": "illegal_move"}
-            assert all(s["view"]["game"] == "leaders" and s["ply"] == 0 for s in states)
+    with _both_seats(game_anchor) as (first, mover, _other):
+        mover.send_json({"type": "move", "move": "zz9-zz9", "ply": 0})
+        assert mover.receive_json() == {"type": "error", "code": "illegal_move"}
+        assert all(s["view"]["game"] == "leaders" and s["ply"] == 0 for s in first.values())
 
 
 def test_the_move_log_benchmark_appends_every_move_of_its_groups() -> None:
