@@ -96,6 +96,10 @@ class Stats:
     errors: int = 0
     codes: dict[str, int] = field(default_factory=dict)  # how many errors of each code
 
+    def error(self, code: str) -> None:
+        self.errors += 1
+        self.codes[code] = self.codes.get(code, 0) + 1
+
 
 @dataclass(frozen=True)
 class Level:
@@ -159,54 +163,41 @@ async def _player(
     stop: list[float],
     measuring: list[bool],
 ) -> None:
-    try:
-        await _play(ws_base, game_id, token, rng, stats, stop, measuring)
-    except (OSError, TimeoutError, ConnectionClosed) as exc:  # counted, and the table goes on with a new game
-        stats.errors += 1
-        code = type(exc).__name__
-        stats.codes[code] = stats.codes.get(code, 0) + 1
-
-
-async def _play(
-    ws_base: str,
-    game_id: int,
-    token: str,
-    rng: random.Random,
-    stats: Stats,
-    stop: list[float],
-    measuring: list[bool],
-) -> None:
+    """One seat: plays random legal moves until its game ends or the stop time; a dropped connection is
+    counted as an error, and the table goes on with a new game."""
     # A generous opening timeout: 500 tables open 1,000 sockets at once at the start.
     url = f"{ws_base}/ws/games/{game_id}"
-    async with connect(url, max_size=2**22, compression=None, open_timeout=60) as ws:
-        await ws.send(orjson.dumps({"type": "hello", "token": token}).decode())
-        sent_at: float | None = None
-        ply_sent = -1
-        while True:
-            try:
-                raw = await asyncio.wait_for(ws.recv(), 1.0)
-            except TimeoutError:
-                if time.monotonic() > stop[0]:  # the others left at the stop time
+    try:
+        async with connect(url, max_size=2**22, compression=None, open_timeout=60) as ws:
+            await ws.send(orjson.dumps({"type": "hello", "token": token}).decode())
+            sent_at: float | None = None
+            ply_sent = -1
+            while True:
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), 1.0)
+                except TimeoutError:
+                    if time.monotonic() > stop[0]:  # the others left at the stop time
+                        return
+                    continue
+                msg = orjson.loads(raw)
+                if msg["type"] == "error":
+                    stats.error(msg.get("code", "?"))
+                    continue
+                if msg["type"] != "state":
+                    continue
+                if sent_at is not None and msg["ply"] > ply_sent:
+                    if measuring[0]:
+                        stats.latencies.append(time.perf_counter() - sent_at)
+                        stats.moves += 1
+                    sent_at = None
+                if msg["status"] != "live" or time.monotonic() > stop[0]:
                     return
-                continue
-            msg = orjson.loads(raw)
-            if msg["type"] == "error":
-                stats.errors += 1
-                stats.codes[msg.get("code", "?")] = stats.codes.get(msg.get("code", "?"), 0) + 1
-                continue
-            if msg["type"] != "state":
-                continue
-            if sent_at is not None and msg["ply"] > ply_sent:
-                if measuring[0]:
-                    stats.latencies.append(time.perf_counter() - sent_at)
-                    stats.moves += 1
-                sent_at = None
-            if msg["status"] != "live" or time.monotonic() > stop[0]:
-                return
-            if msg["your_turn"] and sent_at is None:
-                sent_at, ply_sent = time.perf_counter(), msg["ply"]
-                move = {"type": "move", "move": rng.choice(msg["legal_moves"]), "ply": msg["ply"]}
-                await ws.send(orjson.dumps(move).decode())
+                if msg["your_turn"] and sent_at is None:
+                    sent_at, ply_sent = time.perf_counter(), msg["ply"]
+                    move = {"type": "move", "move": rng.choice(msg["legal_moves"]), "ply": msg["ply"]}
+                    await ws.send(orjson.dumps(move).decode())
+    except (OSError, TimeoutError, ConnectionClosed) as exc:
+        stats.error(type(exc).__name__)
 
 
 async def _table(

@@ -81,7 +81,9 @@ class MoveLog:
         fenced = any(m.fence is not None for m in moves)
         values: dict[str, Any] = {}
         for i, m in enumerate(moves):
-            values[f"g_{i}"], values[f"p_{i}"], values[f"f_{i}"] = m.game_id, m.ply, m.fence
+            values[f"g_{i}"], values[f"p_{i}"] = m.game_id, m.ply
+            if fenced:
+                values[f"f_{i}"] = m.fence
         build = _advance_fenced if fenced else _advance
         statement = self._prepared(c, "advance-fenced" if fenced else "advance", len(moves), build)
         return {row[0] for row in statement.execute(c, values)}
