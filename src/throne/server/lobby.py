@@ -14,7 +14,7 @@ import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -36,6 +36,7 @@ from throne.server.ratings_store import rating_hook
 from throne.server.resilience import Backoff, CircuitBreaker
 from throne.server.sessions import new_token, token_hash
 from throne.server.validate import first_bad_int
+from throne.server.writer import WriterThread
 from throne.store.models import User
 from throne.store.repo import (
     Conflict,
@@ -79,7 +80,7 @@ class Hub:
     def __init__(self, settings: Settings, repo: Repo) -> None:
         self.settings = settings
         self.repo = repo
-        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="throne-db-write")
+        self._writer = WriterThread("throne-db-write")
         self._readers = ThreadPoolExecutor(
             max_workers=max(1, settings.read_threads), thread_name_prefix="throne-db-read"
         )
@@ -129,7 +130,8 @@ class Hub:
         return None if self.cluster is None else self.cluster.leases.token(game_id)
 
     async def _write_moves(self, moves: list[NewMove]) -> list[StalePly | None]:
-        return await self.db(self.repo.append_moves, moves)
+        """A group commit: before any other write that waits (the moves of its group wait for it)."""
+        return await self._write(self._writer.submit_urgent, partial(self.repo.append_moves, moves))
 
     async def db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Runs a repository call off the event loop: `@reads` methods on the reader pool, the rest on the
@@ -141,13 +143,17 @@ class Hub:
                 return await loop.run_in_executor(self._readers, call)
             except (OperationalError, PoolTimeout, OSError) as exc:
                 raise StoreUnavailable("the game store cannot be read right now; try again shortly") from exc
+        return await self._write(self._writer.submit, call)
+
+    async def _write(self, submit: Callable[[Callable[[], T]], Future[T]], call: Callable[[], T]) -> T:
+        """Runs `call` on the writer thread (through `submit`) behind the circuit breaker."""
         if not self.breaker.allow():
             raise StoreUnavailable(
                 f"the game store is failing; try again in {max(1, round(self.breaker.retry_after()))} s"
             )
         answered = False
         try:
-            result = await loop.run_in_executor(self._writer, call)
+            result = await asyncio.wrap_future(submit(call))
             answered = True
         except (OperationalError, PoolTimeout, OSError) as exc:
             answered = True
