@@ -9,16 +9,16 @@ call before every ordinary one that has not started yet; calls of one urgency ru
 
 from __future__ import annotations
 
-import itertools
 import queue
 import threading
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 
-_URGENT, _ORDINARY, _STOP = 0, 1, 2
+_Call = tuple[Future[Any], Callable[..., Any], tuple[Any, ...], dict[str, Any]]
 
 
 class WriterThread(Executor):
@@ -26,20 +26,22 @@ class WriterThread(Executor):
 
     def __init__(self, name: str) -> None:
         self._name = name
-        self._queue: queue.PriorityQueue[tuple[int, int, Any]] = queue.PriorityQueue()
-        self._order = itertools.count()
+        self._urgent: deque[_Call] = deque()
+        self._ordinary: deque[_Call] = deque()
+        # one token per call queued (None: stop); the thread takes a token, then the most urgent call
+        self._tokens: queue.SimpleQueue[bool | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self._closed = False
 
     def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
-        return self._put(_ORDINARY, fn, args, kwargs)
+        return self._put(self._ordinary, fn, args, kwargs)
 
     def submit_urgent(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
         """Runs `fn` before every ordinary call still waiting."""
-        return self._put(_URGENT, fn, args, kwargs)
+        return self._put(self._urgent, fn, args, kwargs)
 
-    def _put(self, rank: int, fn: Callable[..., T], args: Any, kwargs: Any) -> Future[T]:
+    def _put(self, line: deque[_Call], fn: Callable[..., T], args: Any, kwargs: Any) -> Future[T]:
         future: Future[T] = Future()
         with self._lock:
             if self._closed:
@@ -47,15 +49,13 @@ class WriterThread(Executor):
             if self._thread is None:
                 self._thread = threading.Thread(target=self._work, name=self._name, daemon=True)
                 self._thread.start()
-            self._queue.put((rank, next(self._order), (future, fn, args, kwargs)))
+            line.append((future, fn, args, kwargs))
+            self._tokens.put(True)
         return future
 
     def _work(self) -> None:
-        while True:
-            rank, _, item = self._queue.get()
-            if rank == _STOP:
-                return
-            future, fn, args, kwargs = item
+        while self._tokens.get() is not None:
+            future, fn, args, kwargs = (self._urgent or self._ordinary).popleft()
             if not future.set_running_or_notify_cancel():
                 continue
             try:
@@ -71,17 +71,10 @@ class WriterThread(Executor):
             if self._closed:
                 return
             self._closed = True
-            thread = self._thread
             if cancel_futures:
-                self._cancel_waiting()
-            self._queue.put((_STOP, next(self._order), None))
-        if wait and thread is not None:
-            thread.join()
-
-    def _cancel_waiting(self) -> None:
-        while True:
-            try:
-                _rank, _, (future, *_call) = self._queue.get_nowait()
-            except queue.Empty:
-                return
-            future.cancel()
+                for line in (self._urgent, self._ordinary):
+                    for future, *_call in line:
+                        future.cancel()  # the thread skips it when its token comes
+            self._tokens.put(None)
+        if wait and self._thread is not None:
+            self._thread.join()
