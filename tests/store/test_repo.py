@@ -123,6 +123,28 @@ def test_join_takes_a_free_place(repo: Repo, bots, wanted, expected) -> None:
         assert repo.seat_by_token(game_id, "x").seat == expected
 
 
+@pytest.mark.parametrize(
+    ("token", "expected_place"),
+    [
+        ("h{game}-0", 0),
+        ("h{game}-1", 1),
+        ("h{game}-9", None),  # no seat holds it
+        ("h{other}-0", None),  # a seat of another game
+    ],
+)
+def test_game_and_seat_finds_the_tokens_seat_in_the_game(repo: Repo, token, expected_place) -> None:
+    game_id, other = _table(repo, players=3), _table(repo, players=3)
+    _fill(repo, game_id, 2)
+    _fill(repo, other, 1)
+    info, seat = repo.game_and_seat(game_id, token.format(game=game_id, other=other))
+    assert info == repo.get_game(game_id)
+    assert (None if seat is None else seat.seat) == expected_place
+    if seat is not None:
+        assert seat.id == repo.seat_by_token(game_id, token.format(game=game_id, other=other)).id
+    with pytest.raises(NotFound):
+        repo.game_and_seat(10**9, "h1-0")
+
+
 def test_full_table_refuses_and_started_table_is_closed(repo: Repo) -> None:
     game_id = _table(repo, players=2)
     _fill(repo, game_id, 2)

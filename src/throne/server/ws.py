@@ -118,18 +118,20 @@ class _Session:
             )
             return
         hub = self.hub
+        seat = None
         try:
             if not 1 <= self.game_id <= validate.INT63_MAX:
                 raise NotFound(f"no game {self.game_id}")
-            info = self.info = await hub.db(hub.repo.get_game, self.game_id)
+            if token and len(token) <= 128:  # the game and the token's seat in one read
+                info, seat = await hub.db(hub.repo.game_and_seat, self.game_id, token_hash(token))
+            else:
+                info = await hub.db(hub.repo.get_game, self.game_id)
+            self.info = info
         except NotFound:
             await self.unknown()
             return
         occupant = None
         if token:
-            seat = (
-                None if len(token) > 128 else await hub.db(hub.repo.seat_by_token, info.id, token_hash(token))
-            )
             if seat is None:
                 if info.private:  # a private table answers a wrong token as if it did not exist
                     await self.unknown()

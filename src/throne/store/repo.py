@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import delete, func, or_, select, update
+from sqlalchemy import bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -149,6 +149,11 @@ def as_utc(ts: datetime | None) -> datetime | None:
 
 def _info(session: Session | Connection, game: Any) -> GameInfo:
     """The GameInfo of `game` (a Game, or a row of the games table: the same attributes)."""
+    return _info_and_tokens(session, game)[0]
+
+
+def _info_and_tokens(session: Session | Connection, game: Any) -> tuple[GameInfo, dict[str, int]]:
+    """The GameInfo of `game`, and its seats' token hashes (the seat id of each): one read of the seats."""
     seat_table, users = Seat.__table__, User.__table__
     rows = session.execute(
         select(seat_table, users.c.username)
@@ -171,7 +176,8 @@ def _info(session: Session | Connection, game: Any) -> GameInfo:
         for s in rows
     ]
     seats.sort(key=lambda s: s.seat)
-    return GameInfo(
+    tokens = {s.token_hash: s.id for s in rows if s.token_hash is not None}
+    info = GameInfo(
         game.id,
         game.game,
         game.status,
@@ -191,6 +197,22 @@ def _info(session: Session | Connection, game: Any) -> GameInfo:
         game.secret,
         game.clock,
     )
+    return info, tokens
+
+
+def _seat_row(game_id: int, spec: SeatSpec) -> dict[str, Any]:
+    """The seats table's row for `spec` at `game_id`."""
+    return {
+        "game_id": game_id,
+        "seat": spec.seat,
+        "kind": spec.kind,
+        "user_id": spec.user_id,
+        "name": spec.name,
+        "bot": spec.bot,
+        "token_hash": spec.token_hash,
+        "takeover": False,
+        "side": spec.side,
+    }
 
 
 def _chat_json(row: Chat) -> dict[str, Any]:
@@ -228,18 +250,22 @@ class Repo:
 
     # ---- users -------------------------------------------------------------------------------------------
     def create_user(self, name: str, username: str | None = None, password_hash: str | None = None) -> User:
-        with self.db.sessions.begin() as s:
+        """A new user (a guest without `username`), returned detached like every user the store returns."""
+        # Game set-up writes run as plain statements on a plain connection: a session's unit of work costs
+        # about as much again as the SQL itself, and a busy server makes a guest or two per game.
+        users = User.__table__
+        values = {"name": name, "username": username, "password_hash": password_hash}
+        values.update(session_epoch=0, created_at=utcnow())
+        with self.db.engine.begin() as c:
             if username is not None:
-                taken = s.scalar(select(User.id).where(func.lower(User.username) == username.lower()))
+                taken = c.scalar(select(users.c.id).where(func.lower(users.c.username) == username.lower()))
                 if taken is not None:
                     raise UsernameTaken(f"the username {username!r} is taken")
-            user = User(name=name, username=username, password_hash=password_hash, created_at=utcnow())
-            s.add(user)
             try:
-                s.flush()
+                (user_id,) = c.execute(insert(users).values(values)).inserted_primary_key
             except IntegrityError as exc:
                 raise UsernameTaken(f"the username {username!r} is taken") from exc
-            return user
+        return User(id=user_id, **values)
 
     @reads
     def get_user(self, user_id: int) -> User | None:
@@ -293,40 +319,19 @@ class Repo:
         seats: Iterable[SeatSpec],
         clock: dict[str, Any] | None = None,
     ) -> GameInfo:
-        with self.db.sessions.begin() as s:
-            row = Game(
-                game=game,
-                status="open",
-                players=players,
-                options=options,
-                rated=rated,
-                private=private,
-                invite=invite,
-                ply=0,
-                creator_id=creator_id,
-                created_at=utcnow(),
-                clock=clock,
-            )
-            s.add(row)
-            s.flush()
-            for spec in seats:
-                if not 0 <= spec.seat < players:
-                    raise StoreError(f"seat {spec.seat} does not exist in a {players}-player game")
-                s.add(
-                    Seat(
-                        game_id=row.id,
-                        seat=spec.seat,
-                        kind=spec.kind,
-                        user_id=spec.user_id,
-                        name=spec.name,
-                        bot=spec.bot,
-                        token_hash=spec.token_hash,
-                        takeover=False,
-                        side=spec.side,
-                    )
-                )
-            s.flush()
-            return _info(s, row)
+        games, seat_table = Game.__table__, Seat.__table__
+        specs = list(seats)
+        for spec in specs:
+            if not 0 <= spec.seat < players:
+                raise StoreError(f"seat {spec.seat} does not exist in a {players}-player game")
+        values = {"game": game, "status": "open", "players": players, "options": options, "rated": rated}
+        values.update(private=private, invite=invite, ply=0, creator_id=creator_id, clock=clock)
+        values["created_at"] = utcnow()
+        with self.db.engine.begin() as c:
+            (game_id,) = c.execute(insert(games).values(values)).inserted_primary_key
+            if specs:
+                c.execute(insert(seat_table), [_seat_row(game_id, spec) for spec in specs])
+            return _info(c, c.execute(select(games).where(games.c.id == game_id)).one())
 
     @reads
     def get_game(self, game_id: int) -> GameInfo:
@@ -336,6 +341,19 @@ class Repo:
             if row is None:
                 raise NotFound(f"no game {game_id}")
             return _info(s, row)
+
+    @reads
+    def game_and_seat(self, game_id: int, token_hash: str) -> tuple[GameInfo, SeatInfo | None]:
+        """A game and the seat that `token_hash` belongs to (None: no seat of this game), in one read: a
+        socket's hello asks for both."""
+        with self.db.engine.connect() as s:
+            games = Game.__table__
+            row = s.execute(select(games).where(games.c.id == game_id)).first()
+            if row is None:
+                raise NotFound(f"no game {game_id}")
+            info, tokens = _info_and_tokens(s, row)
+            seat_id = tokens.get(token_hash)
+            return info, next((seat for seat in info.seats if seat.id == seat_id), None)
 
     @reads
     def list_games(
@@ -359,18 +377,22 @@ class Repo:
         self, game_id: int, seat: int | None, *, user_id: int, name: str, token_hash: str
     ) -> tuple[GameInfo, int]:
         """Takes a free table place (the lowest when `seat` is None); returns the game and the place."""
-        with self.db.sessions.begin() as s:
-            row = s.get(Game, game_id, with_for_update=True)
+        games, seat_table = Game.__table__, Seat.__table__
+        with self.db.engine.begin() as c:
+            row = c.execute(select(games).where(games.c.id == game_id).with_for_update()).first()
             if row is None:
                 raise NotFound(f"no game {game_id}")
             if row.status != "open":
                 raise NotOpen(f"game {game_id} is {row.status}, seats can no longer be taken")
-            seated = select(Seat.id).where(
-                Seat.game_id == game_id, Seat.user_id == user_id, Seat.kind == "human"
-            )
-            if s.scalar(seated) is not None:  # checked here, in the write, so two joins cannot both pass
+            places = c.execute(
+                select(seat_table.c.seat, seat_table.c.user_id, seat_table.c.kind).where(
+                    seat_table.c.game_id == game_id
+                )
+            ).all()
+            # checked here, in the write, so two joins cannot both pass
+            if any(p.user_id == user_id and p.kind == "human" for p in places):
                 raise AlreadySeated(f"you already sit at game {game_id}")
-            taken = set(s.scalars(select(Seat.seat).where(Seat.game_id == game_id)).all())
+            taken = {p.seat for p in places}
             free = [n for n in range(row.players) if n not in taken]
             if not free:
                 raise TableFull(f"every seat of game {game_id} is taken")
@@ -380,23 +402,12 @@ class Repo:
                 raise StoreError(f"seat {seat} does not exist in a {row.players}-player game")
             elif seat in taken:
                 raise SeatTaken(f"seat {seat} of game {game_id} is taken")
-            s.add(
-                Seat(
-                    game_id=game_id,
-                    seat=seat,
-                    kind="human",
-                    user_id=user_id,
-                    name=name,
-                    bot=None,
-                    token_hash=token_hash,
-                    takeover=False,
-                )
-            )
+            spec = SeatSpec(seat, "human", name, user_id=user_id, token_hash=token_hash)
             try:
-                s.flush()
+                c.execute(insert(seat_table).values(_seat_row(game_id, spec)))
             except IntegrityError as exc:
                 raise SeatTaken(f"seat {seat} of game {game_id} is taken") from exc
-            return _info(s, row), seat
+            return _info(c, row), seat
 
     def leave_seat(self, game_id: int, token_hash: str) -> GameInfo:
         with self.db.sessions.begin() as s:
@@ -432,28 +443,33 @@ class Repo:
         `seed` is the game's secret (a hex string, stored in `secret`); an integer is stored as a legacy
         seed (games dealt by the old generator; tests).
         """
-        with self.db.sessions.begin() as s:
-            row = s.get(Game, game_id, with_for_update=True)
+        games, seat_table = Game.__table__, Seat.__table__
+        with self.db.engine.begin() as c:
+            row = c.execute(select(games).where(games.c.id == game_id).with_for_update()).first()
             if row is None:
                 raise NotFound(f"no game {game_id}")
             if row.status != "open":
                 raise NotOpen(f"game {game_id} is {row.status}")
-            seats = {x.seat: x for x in s.scalars(select(Seat).where(Seat.game_id == game_id)).all()}
-            if sorted(seats) != list(range(row.players)) or sorted(order) != list(range(row.players)):
+            places = dict(
+                c.execute(
+                    select(seat_table.c.seat, seat_table.c.id).where(seat_table.c.game_id == game_id)
+                ).all()
+            )
+            if sorted(places) != list(range(row.players)) or sorted(order) != list(range(row.players)):
                 raise Conflict(f"game {game_id} is not full")
-            for x in seats.values():  # two steps keep (game, seat) unique at every flush
-                x.seat = -1 - x.seat
-            s.flush()
-            for engine_seat, place in enumerate(order):
-                seats[place].seat = engine_seat
-                seats[place].side = None  # asked for and now given (or not): a live seat is its engine seat
-            if isinstance(seed, str):
-                row.secret, row.seed = seed, None
-            else:
-                row.secret, row.seed = None, seed
-            row.status, row.started_at, row.ply = "live", utcnow(), 0
-            s.flush()
-            return _info(s, row)
+            # two steps keep (game, seat) unique after each statement: every place to -1 - place first
+            move_seats = update(seat_table).where(seat_table.c.id == bindparam("seat_id"))
+            c.execute(move_seats, [{"seat_id": i, "seat": -1 - p} for p, i in places.items()])
+            # a side asked for is now given (or not): a live seat is its engine seat
+            given = [{"seat_id": places[place], "seat": e, "side": None} for e, place in enumerate(order)]
+            c.execute(move_seats, given)
+            secret, legacy_seed = (seed, None) if isinstance(seed, str) else (None, seed)
+            c.execute(
+                update(games)
+                .where(games.c.id == game_id)
+                .values(secret=secret, seed=legacy_seed, status="live", started_at=utcnow(), ply=0)
+            )
+            return _info(c, c.execute(select(games).where(games.c.id == game_id)).one())
 
     def append_move(
         self,
