@@ -200,6 +200,24 @@ def _info_and_tokens(session: Session | Connection, game: Any) -> tuple[GameInfo
     return info, tokens
 
 
+def _finish(c: Connection, finished: Sequence[NewMove], now: datetime) -> None:
+    """Marks the games that `finished` end finished, and runs their rating updates, in `c`'s transaction."""
+    games = Game.__table__
+    for m in finished:
+        c.execute(
+            update(games)
+            .where(games.c.id == m.game_id)
+            .values(status="finished", result=m.result, finished_at=now)
+        )
+    rated = [m for m in finished if m.rate is not None]
+    if rated:
+        with Session(bind=c) as s:  # joins the transaction of `c`, which commits it with the moves
+            for m in rated:
+                assert m.rate is not None
+                m.rate(s, _info(s, s.get(Game, m.game_id)))
+            s.flush()
+
+
 def _seat_row(game_id: int, spec: SeatSpec) -> dict[str, Any]:
     """The seats table's row for `spec` at `game_id`."""
     return {
@@ -498,31 +516,22 @@ class Repo:
         failure rolls the whole group back: no move of it is stored.
         """
         now = utcnow()
-        with self.db.sessions.begin() as s:
+        with self.db.engine.begin() as c:  # a plain connection: no session's unit of work on the hot path
             # Few statements for the whole group, whatever its size: one guarded update of every game's ply,
             # one of the clocks, one multi-row insert. On a busy server each statement the writer thread
             # makes waits for the interpreter lock again, so their number, not their size, sets the commit
             # time; each is compiled once per group size (throne.store.prepared).
-            connection = s.connection()
-            advanced = self.move_log.advance(connection, moves)
+            advanced = self.move_log.advance(c, moves)
             out: list[StalePly | None] = [
                 None if m.game_id in advanced else StalePly(f"game {m.game_id} is not live at ply {m.ply}")
                 for m in moves
             ]
             stored = [m for m, stale in zip(moves, out, strict=True) if stale is None]
-            self.move_log.set_clocks(connection, stored)
-            self.move_log.insert(connection, stored, now)
-            for m in stored:
-                if m.result is None:
-                    continue
-                s.execute(
-                    update(Game)
-                    .where(Game.id == m.game_id)
-                    .values(status="finished", result=m.result, finished_at=now)
-                )
-                if m.rate is not None:
-                    s.flush()
-                    m.rate(s, _info(s, s.get(Game, m.game_id)))
+            self.move_log.set_clocks(c, stored)
+            self.move_log.insert(c, stored, now)
+            finished = [m for m in stored if m.result is not None]
+            if finished:
+                _finish(c, finished, now)
         return out
 
     def take_back(
