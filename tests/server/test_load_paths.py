@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from tests.server.helpers import hello, read_until, two_player_leaders
@@ -109,7 +111,28 @@ def test_the_server_collects_garbage_rarely_and_never_walks_what_it_loaded_at_st
         gc.set_threshold(*before)
 
 
-def test_a_player_leaving_reads_the_table_back_only_for_someone_still_there(client: TestClient) -> None:
+def _connected(table: dict[str, Any]) -> list[bool]:
+    return sorted(bool(s.get("connected")) for s in table["game"]["seats"])
+
+
+def _table_until(ws: Any, wanted: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """Reads `table` messages until one is `wanted`."""
+    while True:
+        table, _ = read_until(ws, "table")
+        if wanted(table):
+            return table
+
+
+@pytest.mark.parametrize(
+    ("finished", "reads_when_leaving"),
+    [
+        (False, 1),  # a live game's table is read back to show who is still there
+        (True, 0),  # a finished game's table is the one read when it ended
+    ],
+)
+def test_a_player_leaving_reads_the_table_back_only_for_someone_still_there(
+    client: TestClient, finished: bool, reads_when_leaving: int
+) -> None:
     """The presence change is shown to the sockets still at the table; the last one to leave tells nobody,
     so nothing is read back for it."""
     game_id, tokens = two_player_leaders(client)
@@ -127,15 +150,21 @@ def test_a_player_leaving_reads_the_table_back_only_for_someone_still_there(clie
             with client.websocket_connect(f"/ws/games/{game_id}") as ws1:
                 hello(ws1, tokens[1])
                 read_until(ws1, "state")
+                _table_until(ws0, lambda table: _connected(table) == [True, True])  # both sit
+                if finished:
+                    ws1.send_json({"type": "resign"})
+                    _table_until(ws0, lambda table: table["game"]["status"] == "finished")
                 reads.clear()
-            table, _ = read_until(ws0, "table")  # the other seat left: told, from the table read back
-            assert reads == [game_id]
-            assert sorted(bool(s.get("connected")) for s in table["game"]["seats"]) == [False, True]
+                # the other seat leaves (closed here: leaving the block would also cancel its handler)
+                ws1.close(1000)
+                table = _table_until(ws0, lambda table: True)  # and the seat still there is told
+            assert reads == [game_id] * reads_when_leaving
+            assert _connected(table) == [False, True]
         for _ in range(100):
             if game_id not in hub.rooms:
                 break
             time.sleep(0.01)
         time.sleep(0.3)  # a read back would start at once on a database thread
-        assert reads == [game_id]
+        assert reads == [game_id] * reads_when_leaving
     finally:
         hub.repo.get_game = real

@@ -613,6 +613,11 @@ class Hub:
             return None
         return round(max(0.0, since + self.settings.abandon_timeout - time.monotonic()), 1)
 
+    async def table_info(self, game_id: int) -> GameInfo:
+        """The game's table as stored: a finished game's as read when it ended (kept), else read now."""
+        finished = self._finished.get(game_id)
+        return finished[0] if finished is not None else await self.db(self.repo.get_game, game_id)
+
     def table_watched(self, game_id: int) -> bool:
         """Whether anyone may be told of a change at the table: a socket of it here, or another node's."""
         return bool(self.rooms.get(game_id)) or self.cluster is not None

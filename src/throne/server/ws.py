@@ -321,7 +321,7 @@ async def _serve(ws: WebSocket, game_id: int) -> None:
             hub.remove_conn(session.conn)
         if session.greeted and session.conn.occupant is not None and hub.table_watched(game_id):
             with contextlib.suppress(Exception):  # the hub may be shutting down
-                hub.broadcast_table(await hub.db(hub.repo.get_game, game_id))
+                hub.broadcast_table(await hub.table_info(game_id))
         await session.conn.drain_and_stop()
         if not session.conn.closed:
             session.conn.close()
