@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
 import game_anchor
+import game_setup
 import move_log
 import relay_anchor
 
@@ -70,3 +71,20 @@ def test_the_game_anchor_refuses_an_illegal_move_and_shows_each_seat_its_engine_
 
 def test_the_move_log_benchmark_appends_every_move_of_its_groups() -> None:
     assert move_log.measure(3, timed=True, groups=4) > 0  # it raises if a move was refused as stale
+
+
+def test_the_set_up_benchmark_starts_and_ends_each_of_its_games_on_a_real_server(tmp_path: Path) -> None:
+    import asyncio
+
+    import httpx
+
+    proc, base = game_setup.start_server(tmp_path)
+    try:
+        row = asyncio.run(game_setup.measure(base, proc.pid, games=4, concurrency=2))
+        listed = httpx.get(f"{base}/api/games", params={"status": "finished"}).json()
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    assert row["server_cpu_ms_per_game"] > 0 and row["games_per_s"] > 0
+    finished = [g for g in listed["games"] if g["result"]["termination"] == "resign"]
+    assert len(finished) == 6  # the warm-up's two and the four measured, each resigned
