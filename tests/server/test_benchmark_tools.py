@@ -8,8 +8,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
+
+from tests import asyncrun
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
@@ -74,13 +77,9 @@ def test_the_move_log_benchmark_appends_every_move_of_its_groups() -> None:
 
 
 def test_the_set_up_benchmark_starts_and_ends_each_of_its_games_on_a_real_server(tmp_path: Path) -> None:
-    import asyncio
-
-    import httpx
-
     proc, base = game_setup.start_server(tmp_path)
     try:
-        row = asyncio.run(game_setup.measure(base, proc.pid, games=4, concurrency=2))
+        row = asyncrun.run(game_setup.measure(base, proc.pid, games=4, concurrency=2))
         listed = httpx.get(f"{base}/api/games", params={"status": "finished"}).json()
     finally:
         proc.terminate()

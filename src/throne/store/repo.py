@@ -200,6 +200,16 @@ def _info_and_tokens(session: Session | Connection, game: Any) -> tuple[GameInfo
     return info, tokens
 
 
+def _game_row(c: Connection, game_id: int, for_update: bool = False) -> Any:
+    """The games table's row of `game_id` (raises NotFound); `for_update` locks it where the database can."""
+    games = Game.__table__
+    query = select(games).where(games.c.id == game_id)
+    row = c.execute(query.with_for_update() if for_update else query).first()
+    if row is None:
+        raise NotFound(f"no game {game_id}")
+    return row
+
+
 def _finish(c: Connection, finished: Sequence[NewMove], now: datetime) -> None:
     """Marks the games that `finished` end finished, and runs their rating updates, in `c`'s transaction."""
     games = Game.__table__
@@ -272,8 +282,13 @@ class Repo:
         # Game set-up writes run as plain statements on a plain connection: a session's unit of work costs
         # about as much again as the SQL itself, and a busy server makes a guest or two per game.
         users = User.__table__
-        values = {"name": name, "username": username, "password_hash": password_hash}
-        values.update(session_epoch=0, created_at=utcnow())
+        values = {
+            "name": name,
+            "username": username,
+            "password_hash": password_hash,
+            "session_epoch": 0,
+            "created_at": utcnow(),
+        }
         with self.db.engine.begin() as c:
             if username is not None:
                 taken = c.scalar(select(users.c.id).where(func.lower(users.c.username) == username.lower()))
@@ -342,34 +357,36 @@ class Repo:
         for spec in specs:
             if not 0 <= spec.seat < players:
                 raise StoreError(f"seat {spec.seat} does not exist in a {players}-player game")
-        values = {"game": game, "status": "open", "players": players, "options": options, "rated": rated}
-        values.update(private=private, invite=invite, ply=0, creator_id=creator_id, clock=clock)
-        values["created_at"] = utcnow()
+        values = {
+            "game": game,
+            "status": "open",
+            "players": players,
+            "options": options,
+            "rated": rated,
+            "private": private,
+            "invite": invite,
+            "ply": 0,
+            "creator_id": creator_id,
+            "created_at": utcnow(),
+            "clock": clock,
+        }
         with self.db.engine.begin() as c:
             (game_id,) = c.execute(insert(games).values(values)).inserted_primary_key
             if specs:
                 c.execute(insert(seat_table), [_seat_row(game_id, spec) for spec in specs])
-            return _info(c, c.execute(select(games).where(games.c.id == game_id)).one())
+            return _info(c, _game_row(c, game_id))
 
     @reads
     def get_game(self, game_id: int) -> GameInfo:
-        with self.db.engine.connect() as s:  # a plain connection: cheaper than a session for two reads
-            games = Game.__table__
-            row = s.execute(select(games).where(games.c.id == game_id)).first()
-            if row is None:
-                raise NotFound(f"no game {game_id}")
-            return _info(s, row)
+        with self.db.engine.connect() as c:  # a plain connection: cheaper than a session for two reads
+            return _info(c, _game_row(c, game_id))
 
     @reads
     def game_and_seat(self, game_id: int, token_hash: str) -> tuple[GameInfo, SeatInfo | None]:
         """A game and the seat that `token_hash` belongs to (None: no seat of this game), in one read: a
         socket's hello asks for both."""
-        with self.db.engine.connect() as s:
-            games = Game.__table__
-            row = s.execute(select(games).where(games.c.id == game_id)).first()
-            if row is None:
-                raise NotFound(f"no game {game_id}")
-            info, tokens = _info_and_tokens(s, row)
+        with self.db.engine.connect() as c:
+            info, tokens = _info_and_tokens(c, _game_row(c, game_id))
             seat_id = tokens.get(token_hash)
             return info, next((seat for seat in info.seats if seat.id == seat_id), None)
 
@@ -395,11 +412,9 @@ class Repo:
         self, game_id: int, seat: int | None, *, user_id: int, name: str, token_hash: str
     ) -> tuple[GameInfo, int]:
         """Takes a free table place (the lowest when `seat` is None); returns the game and the place."""
-        games, seat_table = Game.__table__, Seat.__table__
+        seat_table = Seat.__table__
         with self.db.engine.begin() as c:
-            row = c.execute(select(games).where(games.c.id == game_id).with_for_update()).first()
-            if row is None:
-                raise NotFound(f"no game {game_id}")
+            row = _game_row(c, game_id, for_update=True)
             if row.status != "open":
                 raise NotOpen(f"game {game_id} is {row.status}, seats can no longer be taken")
             places = c.execute(
@@ -463,9 +478,7 @@ class Repo:
         """
         games, seat_table = Game.__table__, Seat.__table__
         with self.db.engine.begin() as c:
-            row = c.execute(select(games).where(games.c.id == game_id).with_for_update()).first()
-            if row is None:
-                raise NotFound(f"no game {game_id}")
+            row = _game_row(c, game_id, for_update=True)
             if row.status != "open":
                 raise NotOpen(f"game {game_id} is {row.status}")
             places = dict(
@@ -487,7 +500,7 @@ class Repo:
                 .where(games.c.id == game_id)
                 .values(secret=secret, seed=legacy_seed, status="live", started_at=utcnow(), ply=0)
             )
-            return _info(c, c.execute(select(games).where(games.c.id == game_id)).one())
+            return _info(c, _game_row(c, game_id))
 
     def append_move(
         self,
