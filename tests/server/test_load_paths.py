@@ -168,3 +168,29 @@ def test_a_player_leaving_reads_the_table_back_only_for_someone_still_there(
         assert reads == [game_id] * reads_when_leaving
     finally:
         hub.repo.get_game = real
+
+
+def test_a_game_started_here_reads_its_chat_back_only_once_someone_wrote(client: TestClient) -> None:
+    """Every message of a game this process started passes through it, so until the first one its sockets'
+    greetings read no chat history from the store; after it, a newcomer's history holds the message."""
+    game_id, tokens = two_player_leaders(client)
+    hub = client.app.state.hub
+    real, reads = hub.repo.chat, []
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        reads.append(args[0])
+        return real(*args, **kwargs)
+
+    hub.repo.chat = counted
+    try:
+        with client.websocket_connect(f"/ws/games/{game_id}") as ws0:
+            hello(ws0, tokens[0])
+            assert read_until(ws0, "chat_history")[0]["messages"] == [] and reads == []
+            ws0.send_json({"type": "chat", "text": "good luck"})
+            read_until(ws0, "chat")
+            with client.websocket_connect(f"/ws/games/{game_id}") as ws1:
+                hello(ws1, tokens[1])
+                history = read_until(ws1, "chat_history")[0]["messages"]
+                assert [m["text"] for m in history] == ["good luck"] and reads == [game_id]
+    finally:
+        hub.repo.chat = real

@@ -102,6 +102,8 @@ async def post(hub: Hub, conn: Conn, user_id: int | None, name: str, text: Any) 
     channel = "players" if conn.seat is not None else "spectators"
     ply = match.ply if match is not None else info.ply
     message = await hub.db(hub.repo.add_chat, conn.game_id, user_id, conn.seat, name, channel, ply, body)
+    if match is not None:
+        match.chat_empty = False
     out = {"type": "chat", "game_id": conn.game_id, "message": message}
     for other in list(hub.rooms.get(conn.game_id, ())):
         if channel in readable(status, other.seat is not None):
@@ -112,4 +114,8 @@ async def post(hub: Hub, conn: Conn, user_id: int | None, name: str, text: Any) 
 
 
 async def history(hub: Hub, game_id: int, status: str, seated: bool) -> list[dict[str, Any]]:
+    """The last messages a connection may read (none to read back for a game known to have none)."""
+    match = hub.matches.get(game_id)
+    if match is not None and match.chat_empty:
+        return []
     return await hub.db(hub.repo.chat, game_id, readable(status, seated), HISTORY)

@@ -460,7 +460,9 @@ class Hub:
                 if conn.occupant is not None:
                     conn.seat = seat_of.get(conn.occupant)
             if self.cluster is None or await self.cluster.claim_new(started.id):
-                self._start_match(started, kind, state)
+                match = self._start_match(started, kind, state)
+                # the table chat opens with the game; without other nodes every message passes through here
+                match.chat_empty = self.cluster is None
         self.broadcast_table(started)
         match = self.matches.get(started.id)
         if match is not None:

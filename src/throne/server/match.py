@@ -88,6 +88,9 @@ class Match:
         self.state = state
         self.ply = info.ply
         self.events = EventLog()
+        # True while no chat message can exist for the game: set by the hub for a game it has just started
+        # alone (every message is posted through it), cleared by the first message posted
+        self.chat_empty = False
         self.inbox: asyncio.Queue[_Move | _Takeover | _Wake | _Tick | _Control | _Reclaim | None] = (
             asyncio.Queue()
         )
