@@ -83,8 +83,10 @@ def test_whole_leaders_game_against_a_bot_by_clicking(contexts: Contexts) -> Non
     assert page.locator("#moves .mv").count() > 2 * turns
     if "Draw" not in result.inner_text():
         expect(page.locator("#board .lost-mark")).to_have_count(1)
-    # at the end no piece looks spent: no badge, nothing faded
+    # at the end no piece looks spent: no badge, nothing faded (once the last turn's animations are over: a
+    # recruited piece flies in from the market, fading in)
     expect(page.locator("#board .acted-mark")).to_have_count(0)
+    page.wait_for_function("() => !document.querySelector('#board').getAnimations({subtree: true}).length")
     assert set(page.eval_on_selector_all("#board .piece .body, #board .piece use", OPACITY)) == {1.0}
     page.set_viewport_size(PHONE)
     screenshot(page, "leaders-en-phone-end")
