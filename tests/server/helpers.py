@@ -4,9 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
+
+from throne.server.config import Settings
+from throne.server.lobby import Hub
+from throne.store import Database, Repo
+from throne.store.repo import SeatSpec
 
 
 def as_guest(client: TestClient, name: str) -> dict[str, Any]:
@@ -64,3 +70,24 @@ def two_seats(client: TestClient, game_id: int, tokens: dict[int, str]) -> Itera
         hello(ws0, tokens[0])
         hello(ws1, tokens[1])
         yield ws0, ws1
+
+
+def store_hub(tmp_path: Path) -> Hub:
+    """A hub over a fresh SQLite store in `tmp_path`, without an app around it."""
+    db = Database(f"sqlite:///{tmp_path / 'g.sqlite3'}")
+    db.upgrade()
+    return Hub(Settings(data_dir=tmp_path, secret_key="k"), Repo(db))
+
+
+def live_games(repo: Repo, n: int) -> list[int]:
+    """`n` live two-player Leaders games straight in the store; their ids."""
+    ids = []
+    for _ in range(n):
+        seats = [SeatSpec(seat=p, kind="human", name=f"P{p}", token_hash=f"t{len(ids)}-{p}") for p in (0, 1)]
+        info = repo.create_game(
+            game="leaders", players=2, options={}, rated=False, private=False, invite=None,
+            creator_id=None, seats=seats,
+        )  # fmt: skip
+        repo.start_game(info.id, seed=1, order=[0, 1])
+        ids.append(info.id)
+    return ids

@@ -11,31 +11,10 @@ from fastapi.testclient import TestClient
 from sqlalchemy.exc import OperationalError
 
 from tests import asyncrun
-from tests.server.helpers import hello, read_until, two_player_leaders
+from tests.server.helpers import hello, live_games, read_until, store_hub, two_player_leaders
 from throne.server.commit import GroupCommit
-from throne.server.config import Settings
 from throne.server.lobby import Hub
-from throne.store import Database, Repo
-from throne.store.repo import NewMove, SeatSpec, StalePly, StoreUnavailable
-
-
-def _hub(tmp_path: Path) -> Hub:
-    db = Database(f"sqlite:///{tmp_path / 'g.sqlite3'}")
-    db.upgrade()
-    return Hub(Settings(data_dir=tmp_path, secret_key="k"), Repo(db))
-
-
-def _live_games(repo: Repo, n: int) -> list[int]:
-    ids = []
-    for _ in range(n):
-        seats = [SeatSpec(seat=p, kind="human", name=f"P{p}", token_hash=f"t{len(ids)}-{p}") for p in (0, 1)]
-        info = repo.create_game(
-            game="leaders", players=2, options={}, rated=False, private=False, invite=None,
-            creator_id=None, seats=seats,
-        )  # fmt: skip
-        repo.start_game(info.id, seed=1, order=[0, 1])
-        ids.append(info.id)
-    return ids
+from throne.store.repo import NewMove, StalePly, StoreUnavailable
 
 
 class _GatedWriter:
@@ -54,8 +33,8 @@ class _GatedWriter:
 
 
 def test_moves_arriving_during_a_commit_share_the_next_transaction(tmp_path: Path) -> None:
-    hub = _hub(tmp_path)
-    a, b, c, d = _live_games(hub.repo, 4)
+    hub = store_hub(tmp_path)
+    a, b, c, d = live_games(hub.repo, 4)
 
     async def play() -> list[list[int]]:
         writer = _GatedWriter(hub)
@@ -78,8 +57,8 @@ def test_moves_arriving_during_a_commit_share_the_next_transaction(tmp_path: Pat
 
 
 def test_a_failed_group_fails_each_move_and_changes_nothing(tmp_path: Path, monkeypatch) -> None:
-    hub = _hub(tmp_path)
-    games = _live_games(hub.repo, 3)
+    hub = store_hub(tmp_path)
+    games = live_games(hub.repo, 3)
     seen: list[int] = []
 
     def unavailable(moves: list[NewMove]) -> Any:
@@ -107,8 +86,8 @@ def test_a_failed_group_fails_each_move_and_changes_nothing(tmp_path: Path, monk
 
 
 def test_a_failed_group_transaction_rolls_back_every_move(tmp_path: Path) -> None:
-    hub = _hub(tmp_path)
-    a, b = _live_games(hub.repo, 2)
+    hub = store_hub(tmp_path)
+    a, b = live_games(hub.repo, 2)
 
     def failing_hook(session, info) -> None:
         raise OperationalError("UPDATE ratings", {}, Exception("database is locked"))
@@ -129,8 +108,8 @@ def test_a_failed_group_transaction_rolls_back_every_move(tmp_path: Path) -> Non
 
 
 def test_a_group_failing_for_one_bad_move_stores_the_others(tmp_path: Path) -> None:
-    hub = _hub(tmp_path)
-    a, b, c = _live_games(hub.repo, 3)
+    hub = store_hub(tmp_path)
+    a, b, c = live_games(hub.repo, 3)
 
     def broken_hook(session, info) -> None:
         raise RuntimeError("a bug in the rating code")

@@ -12,11 +12,9 @@ from pathlib import Path
 import pytest
 
 from tests import asyncrun
-from throne.server.config import Settings
-from throne.server.lobby import Hub
+from tests.server.helpers import live_games, store_hub
 from throne.server.writer import WriterThread
-from throne.store import Database, Repo
-from throne.store.repo import NewMove, SeatSpec
+from throne.store.repo import NewMove
 
 
 def _blocked(writer: WriterThread) -> threading.Event:
@@ -104,15 +102,8 @@ def test_shutdown_runs_what_was_submitted_or_cancels_it_when_asked() -> None:
 
 
 def test_the_hubs_group_commit_goes_before_waiting_set_up_writes(tmp_path: Path) -> None:
-    db = Database(f"sqlite:///{tmp_path / 'w.sqlite3'}")
-    db.upgrade()
-    hub = Hub(Settings(data_dir=tmp_path, secret_key="k"), Repo(db))
-    seats = [SeatSpec(seat=p, kind="human", name=f"P{p}", token_hash=f"t{p}") for p in (0, 1)]
-    info = hub.repo.create_game(
-        game="leaders", players=2, options={}, rated=False, private=False, invite=None,
-        creator_id=None, seats=seats,
-    )  # fmt: skip
-    hub.repo.start_game(info.id, seed=1, order=[0, 1])
+    hub = store_hub(tmp_path)
+    (game_id,) = live_games(hub.repo, 1)
     order: list[str] = []
 
     def set_up() -> None:
@@ -121,7 +112,7 @@ def test_the_hubs_group_commit_goes_before_waiting_set_up_writes(tmp_path: Path)
     async def scenario() -> None:
         release = _blocked(hub._writer)
         set_up_write = hub.db(set_up)
-        commit = hub.commits.append(NewMove(info.id, 0, 0, "L:a1-b2", None, None, None, None))
+        commit = hub.commits.append(NewMove(game_id, 0, 0, "L:a1-b2", None, None, None, None))
         waiting = [asyncio.ensure_future(set_up_write), asyncio.ensure_future(commit)]
         await asyncio.sleep(0.05)  # both are queued behind the held write
         release.set()
