@@ -15,7 +15,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -378,11 +378,10 @@ class Hub:
         info = await self.maybe_start(info)
         return info, token, invite
 
-    async def join(
-        self, game_id: int, user: User, seat: int | None, invite: str | None
-    ) -> tuple[GameInfo, str, int]:
-        info = await self.db(self.repo.get_game, game_id)
-        self.check_invite(info, invite)
+    async def join(self, info: GameInfo, user: User, seat: int | None) -> tuple[GameInfo, str, int]:
+        """`user` takes `seat` (None: the first free one) at the table `info`, as read by the caller after
+        its invite was checked; the seat itself is taken in one guarded write (full or started: Conflict)."""
+        game_id = info.id
         if info.rated and user.username is None:
             raise ApiError(
                 403, "rated_needs_account", "log in with a registered account to join a rated game"
@@ -616,7 +615,11 @@ class Hub:
         return round(max(0.0, since + self.settings.abandon_timeout - time.monotonic()), 1)
 
     async def table_info(self, game_id: int) -> GameInfo:
-        """The game's table as stored: a finished game's as read when it ended (kept), else read now."""
+        """The game's table as stored: a game played here as its match holds it (each change is committed
+        before the match takes it), a finished game's as kept when it ended, else read now."""
+        match = self.matches.get(game_id)
+        if match is not None:
+            return match.info
         finished = self._finished.get(game_id)
         return finished[0] if finished is not None else await self.db(self.repo.get_game, game_id)
 
@@ -802,10 +805,8 @@ class Hub:
         self.matches.pop(match.game_id, None)
         if self.cluster is not None:
             await self.cluster.finished(match.game_id)
-        try:
-            info = await self.db(self.repo.get_game, match.game_id)
-        except StoreUnavailable:
-            info = match.info  # what was committed with the last move
+        # what the match committed last: its finished status and result, its seats, its last ply
+        info = replace(match.info, ply=match.ply)
         self._finished[match.game_id] = (info, match.state)
         self.broadcast_table(info)
 

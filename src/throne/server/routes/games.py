@@ -163,9 +163,9 @@ async def get_game(game_id: GameId, request: Request, invite: str | None = None)
 @router.post("/games/{game_id}/join")
 async def join(game_id: GameId, body: JoinIn, request: Request, response: Response) -> dict:
     hub = hub_of(request)
-    await _game(request, game_id, body.invite)
+    info = await _game(request, game_id, body.invite)  # before a guest is made: a missing game is a 404
     user = await user_or_guest(request, response, body.name)
-    info, token, place = await hub.join(game_id, user, body.seat, body.invite)
+    info, token, place = await hub.join(info, user, body.seat)
     summary = hub.summary(info, user.id)
     seat = (summary["you"] or {}).get("seat", place)
     return {"game": summary, "token": token, "seat": seat}
