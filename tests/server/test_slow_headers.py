@@ -116,6 +116,21 @@ def test_a_request_head_must_arrive_in_time(server: int, name: str, pause: float
         assert DEADLINE * 0.9 <= closed_after < 4.0 < len(REQUEST) * 0.1  # long before the head is done
 
 
+def test_a_client_still_sending_when_cut_off_gets_the_whole_answer(server: int) -> None:
+    """Bytes that arrive after the 408 must not reset the connection (a socket closed with input still coming
+    answers it with RST, and the client may lose the response): the server hangs up its side, then drops
+    what still comes until the client hangs up too."""
+    with socket.create_connection(("127.0.0.1", server)) as sock:
+        sock.sendall(REQUEST[:10])
+        time.sleep(DEADLINE + 0.4)  # the answer is sent meanwhile; the client has not read it yet
+        for byte in REQUEST[10:30]:  # and keeps sending
+            sock.sendall(bytes([byte]))
+            time.sleep(0.01)
+        time.sleep(0.2)  # long enough for a reset to come back
+        data, _ = _read_all(sock)
+        assert data.startswith(b"HTTP/1.1 408") and data.endswith(b"did not arrive in time\"}}"), data[-80:]
+
+
 def test_the_deadline_restarts_for_each_request_on_a_kept_connection(server: int) -> None:
     with socket.create_connection(("127.0.0.1", server)) as sock:
         sock.sendall(REQUEST)

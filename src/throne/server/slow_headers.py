@@ -19,6 +19,8 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from throne.server.errors import error_body
 
 _BODY = json.dumps(error_body("header_timeout", "the request headers did not arrive in time")).encode()
+# How long a cut-off connection still takes (and drops) what its client sends before it is closed for good.
+LINGER = 2.0
 
 
 class HeaderDeadlineH11(H11Protocol):
@@ -26,16 +28,17 @@ class HeaderDeadlineH11(H11Protocol):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._head_timer: asyncio.TimerHandle | None = None
+        self._timer: asyncio.TimerHandle | None = None  # the head's deadline, then the linger's end
+        self._lingering = False
 
     def _arm(self) -> None:
         self._disarm()
-        self._head_timer = self.loop.call_later(self.header_timeout, self._head_too_slow)
+        self._timer = self.loop.call_later(self.header_timeout, self._head_too_slow)
 
     def _disarm(self) -> None:
-        if self._head_timer is not None:
-            self._head_timer.cancel()
-            self._head_timer = None
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -44,6 +47,10 @@ class HeaderDeadlineH11(H11Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
         super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        if not self._lingering:  # a cut-off client's late bytes are dropped
+            super().data_received(data)
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
@@ -55,7 +62,7 @@ class HeaderDeadlineH11(H11Protocol):
         super().handle_websocket_upgrade(event)
 
     def _head_too_slow(self) -> None:
-        self._head_timer = None
+        self._timer = None
         if self.transport.is_closing() or self.conn.their_state is not h11.IDLE:
             return  # the head arrived: the request is being served (or the connection is going)
         self.logger.info(
@@ -77,7 +84,19 @@ class HeaderDeadlineH11(H11Protocol):
                     + self.conn.send(h11.Data(data=_BODY))
                     + self.conn.send(h11.EndOfMessage())
                 )
-        self.transport.close()
+        self._hang_up()
+
+    def _hang_up(self) -> None:
+        """Closes the connection without losing the answer: a socket closed while its client still sends is
+        reset (RST), and a reset can discard the answer before the client reads it. So the server ends its
+        side (FIN after the answer), drops what still comes, and closes once the client ends its side
+        (`eof_received`) or after LINGER seconds."""
+        if not self.transport.can_write_eof():
+            self.transport.close()
+            return
+        self._lingering = True
+        self.transport.write_eof()
+        self._timer = self.loop.call_later(LINGER, self.transport.close)
 
 
 def header_deadline_protocol(seconds: float) -> type[HeaderDeadlineH11]:
