@@ -68,7 +68,7 @@ def test_a_game_stored_with_a_legacy_seed_replays_with_the_legacy_deal(tmp_path:
              for i, u in enumerate(users)]
     info = repo.create_game(game="hidden-leaders", players=3, options={}, rated=False, private=False,
                             invite=None, creator_id=users[0].id, seats=seats)
-    info = repo.start_game(info.id, seed=1234, order=[0, 1, 2])
+    info, _tokens = repo.start_game(info.id, seed=1234, order=[0, 1, 2])
     assert info.secret is None and stored_seed(info) == (1234, 1)
     state = initial_state(kind_of("hidden-leaders"), info)
     assert state.to_json() == hl.new_game(players=3, seed=1234, rng=1).to_json() and state.first == 0

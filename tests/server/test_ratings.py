@@ -126,7 +126,7 @@ def test_rated_hidden_leaders_result_updates_openskill(tmp_path) -> None:
         creator_id=users[0].id,
         seats=seats,
     )
-    info = repo.start_game(info.id, seed=1, order=[0, 1, 2])
+    info, _tokens = repo.start_game(info.id, seed=1, order=[0, 1, 2])
     hook = rating_hook(info)
     assert hook is not None
     repo.append_move(info.id, 0, 0, "last", result={"winner": 1, "faction": "undead"}, rate=hook)
@@ -150,7 +150,8 @@ def _rated_hidden_table(repo: Repo, users: list) -> int:
         creator_id=users[0].id,
         seats=seats,
     )
-    return repo.start_game(info.id, seed=1, order=list(range(len(users)))).id
+    repo.start_game(info.id, seed=1, order=list(range(len(users))))
+    return info.id
 
 
 @pytest.mark.parametrize(

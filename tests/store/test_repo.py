@@ -151,7 +151,7 @@ def test_full_table_refuses_and_started_table_is_closed(repo: Repo) -> None:
     late = repo.create_user("Late")
     with pytest.raises(TableFull):
         repo.join_seat(game_id, None, user_id=late.id, name="Late", token_hash="late")
-    info = repo.start_game(game_id, seed=99, order=[1, 0])
+    info, _tokens = repo.start_game(game_id, seed=99, order=[1, 0])
     assert info.status == "live" and info.seed == 99
     with pytest.raises(NotOpen):
         repo.join_seat(game_id, None, user_id=late.id, name="Late", token_hash="late")
@@ -163,9 +163,14 @@ def test_start_applies_the_seating_order(repo: Repo) -> None:
     game_id = _table(repo, players=3, bots={1: "easy"})
     _fill(repo, game_id, 2)
     before = {s.seat: s.id for s in repo.get_game(game_id).seats}
-    info = repo.start_game(game_id, seed=5, order=[2, 0, 1])
+    info, tokens = repo.start_game(game_id, seed=5, order=[2, 0, 1])
     after = {s.seat: s.id for s in info.seats}
     assert after == {0: before[2], 1: before[0], 2: before[1]}
+    # each person's token hash names their seat, whatever engine seat it became; the bot has none
+    people = sorted(s.id for s in info.seats if s.kind == "human")
+    assert tokens == {f"h{game_id}-{i}": seat_id for i, seat_id in enumerate(people)}
+    for token_hash, seat_id in tokens.items():
+        assert repo.game_and_seat(game_id, token_hash)[1].id == seat_id
 
 
 def test_start_refuses_a_table_that_is_not_full(repo: Repo) -> None:

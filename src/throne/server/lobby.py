@@ -449,7 +449,7 @@ class Hub:
             if order is None:  # the sides chosen at creation are stored with their seats
                 order = seating(info.players, {s.seat: s.side for s in info.seats if s.side is not None})
             try:
-                started = await self.db(self.repo.start_game, info.id, new_secret(), order)
+                started, tokens = await self.db(self.repo.start_game, info.id, new_secret(), order)
             except Conflict:  # started meanwhile, or someone left since `info` was read: not full
                 return await self.db(self.repo.get_game, info.id)
             kind = kind_of(started.game)
@@ -462,6 +462,7 @@ class Hub:
                 match = self._start_match(started, kind, state)
                 # the table chat opens with the game; without other nodes every message passes through here
                 match.chat_empty = self.cluster is None
+                match.tokens = tokens
         self.broadcast_table(started)
         match = self.matches.get(started.id)
         if match is not None:

@@ -91,6 +91,9 @@ class Match:
         # True while no chat message can exist for the game: set by the hub for a game it has just started
         # alone (every message is posted through it), cleared by the first message posted
         self.chat_empty = False
+        # the seats' token hashes (seat id of each) when the hub started the game here; None: unknown (a game
+        # resumed or claimed), a hello then reads the token's seat from the store
+        self.tokens: dict[str, int] | None = None
         self.inbox: asyncio.Queue[_Move | _Takeover | _Wake | _Tick | _Control | _Reclaim | None] = (
             asyncio.Queue()
         )

@@ -122,7 +122,12 @@ class _Session:
         try:
             if not 1 <= self.game_id <= validate.INT63_MAX:
                 raise NotFound(f"no game {self.game_id}")
-            if token and len(token) <= 128:  # the game and the token's seat in one read
+            match = hub.matches.get(self.game_id)
+            if token and len(token) <= 128 and match is not None and match.tokens is not None:
+                info = match.info  # a game started here: its table and tokens are known, nothing to read
+                seat_id = match.tokens.get(token_hash(token))
+                seat = next((s for s in info.seats if s.id == seat_id), None)
+            elif token and len(token) <= 128:  # the game and the token's seat in one read
                 info, seat = await hub.db(hub.repo.game_and_seat, self.game_id, token_hash(token))
             else:
                 info = await hub.db(hub.repo.get_game, self.game_id)

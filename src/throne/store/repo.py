@@ -470,8 +470,11 @@ class Repo:
                 row.id, row.seat, row.kind, row.name, row.user_id, row.bot, row.takeover, left=row.left
             )
 
-    def start_game(self, game_id: int, seed: int | str, order: Sequence[int]) -> GameInfo:
-        """Marks an open, full table live: `order[i]` is the table place that becomes engine seat i.
+    def start_game(
+        self, game_id: int, seed: int | str, order: Sequence[int]
+    ) -> tuple[GameInfo, dict[str, int]]:
+        """Marks an open, full table live: `order[i]` is the table place that becomes engine seat i. Returns
+        the live game and its seats' token hashes (the seat id of each; a live seat's token never changes).
 
         `seed` is the game's secret (a hex string, stored in `secret`); an integer is stored as a legacy
         seed (games dealt by the old generator; tests).
@@ -500,7 +503,7 @@ class Repo:
                 .where(games.c.id == game_id)
                 .values(secret=secret, seed=legacy_seed, status="live", started_at=utcnow(), ply=0)
             )
-            return _info(c, _game_row(c, game_id))
+            return _info_and_tokens(c, _game_row(c, game_id))
 
     def append_move(
         self,
