@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -366,6 +367,13 @@ def serve(
             "--database. Default: one process owns every game."
         ),
     ] = None,
+    store: Annotated[
+        str,
+        typer.Option(
+            help="Where the database calls run: process (a store process of their own, the default) or "
+            "threads (threads of the server's process; THRONE_STORE)."
+        ),
+    ] = "",
 ) -> None:
     """Run the web app and game server (migrations run first)."""
     extras.require("server", "`throne serve`")
@@ -374,6 +382,11 @@ def serve(
     settings = run.make_settings(database, data_dir, abandon_timeout)
     if redis:
         settings.redis_url = redis
+    store = store or os.environ.get("THRONE_STORE") or "process"
+    if store not in ("process", "threads"):
+        typer.echo(f"throne serve: --store is process or threads, not {store!r}", err=True)
+        raise typer.Exit(2)
+    settings.store_process = store == "process"
     run.serve(host, port, settings, log_level=log_level, log_format=log_format or None)
 
 

@@ -19,6 +19,7 @@ from throne.server.app import create_app
 from throne.server.config import Settings
 from throne.server.games import kind_of, rebuild
 from throne.server.resilience import Backoff, CircuitBreaker
+from throne.server.store_calls import StoreProcess
 
 
 def _committed_view(client: TestClient, game_id: int, moves: list[tuple[int, str]]) -> dict[str, Any]:
@@ -241,10 +242,15 @@ def test_backoff_grows_with_jitter_up_to_the_cap() -> None:
     assert backoff.failures == 0 and backoff.failed() <= 0.1
 
 
-def test_a_lock_held_outside_fails_one_write_not_the_server(tmp_path: Path) -> None:
+@pytest.mark.parametrize("store_process", [False, True], ids=["store threads", "store process"])
+def test_a_lock_held_outside_fails_one_write_not_the_server(tmp_path: Path, store_process: bool) -> None:
     settings = Settings(data_dir=tmp_path, secret_key="k", busy_timeout=0.3, abandon_timeout=3600.0)
+    settings.store_process = store_process
     with TestClient(create_app(settings), raise_server_exceptions=False) as client:
         game_id, tokens = two_player_leaders(client)
+        store = client.app.state.hub.store
+        assert isinstance(store, StoreProcess) == store_process
+        assert store_process is False or store.process.poll() is None
         view = client.get(f"/api/games/{game_id}/view").json()
         token = tokens[view["to_play"]]
         move = client.get(f"/api/games/{game_id}/view", headers={"X-Seat-Token": token}).json()[

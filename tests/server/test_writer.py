@@ -13,8 +13,8 @@ import pytest
 
 from tests import asyncrun
 from tests.server.helpers import live_games, store_hub
-from throne.server.writer import WriterThread
 from throne.store.repo import NewMove
+from throne.store.writer import WriterThread
 
 
 def _blocked(writer: WriterThread) -> threading.Event:
@@ -110,7 +110,7 @@ def test_the_hubs_group_commit_goes_before_waiting_set_up_writes(tmp_path: Path)
         order.append("set-up")
 
     async def scenario() -> None:
-        release = _blocked(hub._writer)
+        release = _blocked(hub.store.writer)
         set_up_write = hub.db(set_up)
         commit = hub.commits.append(NewMove(game_id, 0, 0, "L:a1-b2", None, None, None, None))
         waiting = [asyncio.ensure_future(set_up_write), asyncio.ensure_future(commit)]
@@ -130,5 +130,5 @@ def test_the_hubs_group_commit_goes_before_waiting_set_up_writes(tmp_path: Path)
         asyncrun.run(scenario())
     finally:
         hub.repo.append_moves = real_append  # type: ignore[method-assign]
-        hub._writer.shutdown()
+        hub.store.writer.shutdown()
     assert order == ["commit", "set-up", "done"]

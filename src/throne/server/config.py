@@ -62,6 +62,9 @@ class Settings:
     breaker_cooldown: float = 2.0
     breaker_max_cooldown: float = 15.0
     read_threads: int = 4
+    # The database calls in a store process of their own (`throne serve`'s default: --store) instead of on
+    # threads of this one, which share the event loop's interpreter lock (docs/architecture.md).
+    store_process: bool = False
     # Seconds the group commit waits after a move arrives for others to join its transaction (0: none; under
     # load the moves that arrive during one commit form the next group anyway).
     commit_window: float = field(default_factory=lambda: _env_float("THRONE_COMMIT_WINDOW", 0.0))

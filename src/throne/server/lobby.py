@@ -14,7 +14,7 @@ import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -35,8 +35,8 @@ from throne.server.metrics import Metrics
 from throne.server.ratings_store import rating_hook
 from throne.server.resilience import Backoff, CircuitBreaker
 from throne.server.sessions import new_token, token_hash
+from throne.server.store_calls import StoreCalls, StoreProcess, StoreThreads
 from throne.server.validate import first_bad_int
-from throne.server.writer import WriterThread
 from throne.store.models import User
 from throne.store.repo import (
     Conflict,
@@ -80,9 +80,10 @@ class Hub:
     def __init__(self, settings: Settings, repo: Repo) -> None:
         self.settings = settings
         self.repo = repo
-        self._writer = WriterThread("throne-db-write")
-        self._readers = ThreadPoolExecutor(
-            max_workers=max(1, settings.read_threads), thread_name_prefix="throne-db-read"
+        self.store: StoreCalls = (
+            StoreProcess(settings.url, settings.busy_timeout, settings.read_threads)
+            if settings.store_process
+            else StoreThreads(settings.read_threads)
         )
         self._cpu = ThreadPoolExecutor(
             max_workers=max(1, settings.cpu_threads), thread_name_prefix="throne-cpu"
@@ -131,29 +132,30 @@ class Hub:
 
     async def _write_moves(self, moves: list[NewMove]) -> list[StalePly | None]:
         """A group commit: before any other write that waits (the moves of its group wait for it)."""
-        return await self._write(self._writer.submit_urgent, partial(self.repo.append_moves, moves))
+        return await self._write(self.repo.append_moves, (moves,), {}, urgent=True)
 
     async def db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Runs a repository call off the event loop: `@reads` methods on the reader pool, the rest on the
         writer thread behind the circuit breaker. A database that cannot be used raises StoreUnavailable."""
-        call = partial(fn, *args, **kwargs)
-        loop = asyncio.get_running_loop()
         if is_read(fn):
             try:
-                return await loop.run_in_executor(self._readers, call)
+                return await self.store.read(fn, args, kwargs)
             except (OperationalError, PoolTimeout, OSError) as exc:
                 raise StoreUnavailable("the game store cannot be read right now; try again shortly") from exc
-        return await self._write(self._writer.submit, call)
+        return await self._write(fn, args, kwargs)
 
-    async def _write(self, submit: Callable[[Callable[[], T]], Future[T]], call: Callable[[], T]) -> T:
-        """Runs `call` on the writer thread (through `submit`) behind the circuit breaker."""
+    async def _write(
+        self, fn: Callable[..., T], args: tuple, kwargs: dict[str, Any], urgent: bool = False
+    ) -> T:
+        """Runs `fn` on the store's writer (before the other writes waiting if `urgent`) behind the circuit
+        breaker."""
         if not self.breaker.allow():
             raise StoreUnavailable(
                 f"the game store is failing; try again in {max(1, round(self.breaker.retry_after()))} s"
             )
         answered = False
         try:
-            result = await asyncio.wrap_future(submit(call))
+            result = await self.store.write(fn, args, kwargs, urgent)
             answered = True
         except (OperationalError, PoolTimeout, OSError) as exc:
             answered = True
@@ -225,7 +227,7 @@ class Hub:
             return "the game store is failing"
         self._ready_probe_at = now
         try:
-            await asyncio.get_running_loop().run_in_executor(self._writer, self.repo.probe_write)
+            await self.store.write(self.repo.probe_write, (), {})
         except (OperationalError, PoolTimeout, OSError):
             return "the game store is failing"
         self._store_answered()
@@ -263,8 +265,8 @@ class Hub:
         for conns in self.rooms.values():
             for conn in list(conns):
                 conn.close(1001)
-        for pool in (self._writer, self._readers, self._cpu):
-            pool.shutdown(wait=True)
+        await self.store.close()
+        self._cpu.shutdown(wait=True)
 
     def _start_match(self, info: GameInfo, kind: GameKind, state: Any) -> Match:
         match = Match(self, info, kind, state)

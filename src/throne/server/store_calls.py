@@ -1,0 +1,170 @@
+"""Where the hub's repository calls run, off the event loop: on threads of this process (`StoreThreads`), or
+in a store process of their own (`StoreProcess`, what `throne serve` uses; `throne.store.service`).
+
+Both run writes on one writer thread (group commits first: `urgent`) and reads on a pool beside it. Both raise
+what the repository raised, except that a database that cannot be used raises OperationalError, PoolTimeout
+or OSError (a `StoreProcessError`), which the hub turns into StoreUnavailable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import pickle
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+from typing import Any, Protocol, TypeVar
+
+from throne.store.repo import is_read
+from throne.store.service import HEADER, STOP, StoreProcessError, frame
+from throne.store.writer import WriterThread
+
+T = TypeVar("T")
+log = logging.getLogger(__name__)
+
+
+class StoreCalls(Protocol):
+    async def read(self, fn: Callable[..., T], args: tuple, kwargs: dict) -> T: ...
+
+    async def write(self, fn: Callable[..., T], args: tuple, kwargs: dict, urgent: bool = False) -> T: ...
+
+    async def close(self) -> None: ...
+
+
+class StoreThreads:
+    """The calls on threads of this process (the library's and the tests' default)."""
+
+    def __init__(self, read_threads: int) -> None:
+        self.writer = WriterThread("throne-db-write")
+        self.readers = ThreadPoolExecutor(max(1, read_threads), thread_name_prefix="throne-db-read")
+
+    async def read(self, fn: Callable[..., T], args: tuple, kwargs: dict) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self.readers, partial(fn, *args, **kwargs))
+
+    async def write(self, fn: Callable[..., T], args: tuple, kwargs: dict, urgent: bool = False) -> T:
+        submit = self.writer.submit_urgent if urgent else self.writer.submit
+        return await asyncio.wrap_future(submit(fn, *args, **kwargs))
+
+    async def close(self) -> None:
+        self.writer.shutdown(wait=True)
+        self.readers.shutdown(wait=True)
+
+
+class StoreProcess:
+    """The calls in a child process (`throne.store.service`), sent by method name over a socket pair.
+
+    The child starts on the first call. If it stops (killed, out of memory), the calls waiting for it fail
+    with StoreProcessError — a write among them may or may not have been committed, as when a database
+    connection breaks mid-commit, and the match reads its game back when the log and memory disagree — and
+    the next call after `restart_after` seconds starts a new one; calls before that fail at once."""
+
+    def __init__(self, url: str, busy_timeout: float, read_threads: int, restart_after: float = 1.0) -> None:
+        self._config = {"url": url, "busy_timeout": busy_timeout, "read_threads": read_threads}
+        self.restart_after = restart_after
+        self.process: subprocess.Popen[bytes] | None = None
+        self._out: asyncio.StreamWriter | None = None
+        self._answers: asyncio.Task[None] | None = None
+        self._pending: dict[int, asyncio.Future[Any]] = {}
+        self._ids = itertools.count(STOP + 1)
+        self._starting = asyncio.Lock()
+        self._stopped_at = float("-inf")
+        self._closing = False
+
+    async def read(self, fn: Callable[..., T], args: tuple, kwargs: dict) -> T:
+        return await self._call("read", fn, args, kwargs)
+
+    async def write(self, fn: Callable[..., T], args: tuple, kwargs: dict, urgent: bool = False) -> T:
+        return await self._call("urgent" if urgent else "write", fn, args, kwargs)
+
+    async def _call(self, lane: str, fn: Callable[..., T], args: tuple, kwargs: dict) -> T:
+        if (lane == "read") != is_read(fn):
+            raise ValueError(f"{fn.__name__} is not a {lane} of the store")
+        out = self._out if self._out is not None else await self._start()
+        call_id = next(self._ids)
+        answer: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._pending[call_id] = answer
+        out.write(frame((call_id, lane, fn.__name__, args, kwargs)))
+        return await answer
+
+    async def _start(self) -> asyncio.StreamWriter:
+        async with self._starting:
+            if self._out is not None:
+                return self._out
+            if self._closing:
+                raise StoreProcessError("the store process is shutting down")
+            if time.monotonic() - self._stopped_at < self.restart_after:
+                raise StoreProcessError("the store process stopped; another starts in a moment")
+            ours, theirs = socket.socketpair()
+            with theirs:
+                fd = theirs.fileno()
+                cmd = [sys.executable, "-m", "throne.store.service", "--fd", str(fd)]
+                self.process = subprocess.Popen(cmd, pass_fds=[fd])
+            reader, out = await asyncio.open_connection(sock=ours)
+            out.write(frame(self._config))  # the URL goes over the socket: no password in the process list
+            self._out = out
+            self._answers = asyncio.create_task(self._read_answers(reader), name="store-answers")
+            return out
+
+    async def _read_answers(self, reader: asyncio.StreamReader) -> None:
+        try:
+            while True:
+                (size,) = HEADER.unpack(await reader.readexactly(HEADER.size))
+                body = await reader.readexactly(size)
+                try:
+                    call_id, ok, payload = pickle.loads(body)
+                except Exception:  # a bug: the call's caller never hears back, the others do
+                    log.exception("an answer of the store process cannot be read")
+                    continue
+                answer = self._pending.pop(call_id, None)
+                if answer is None or answer.done():
+                    continue  # its caller stopped waiting
+                if ok:
+                    answer.set_result(payload)
+                else:
+                    answer.set_exception(payload)
+        except (asyncio.IncompleteReadError, OSError):
+            pass
+        finally:
+            self._gone()
+
+    def _gone(self) -> None:
+        """The child closed its socket: it stopped (asked to, or not)."""
+        self._stopped_at = time.monotonic()
+        if self._out is not None:
+            self._out.close()
+            self._out = None
+        pending, self._pending = self._pending, {}
+        for answer in pending.values():
+            if not answer.done():
+                answer.set_exception(StoreProcessError("the store process stopped during the call"))
+        if not self._closing:
+            code = None if self.process is None else self.process.poll()
+            log.error(
+                "the store process stopped (exit status %s); %d calls failed; the next call starts another",
+                code,
+                len(pending),
+            )
+
+    async def close(self, timeout: float = 30.0) -> None:
+        """Stops the child once every write it took has run."""
+        self._closing = True
+        if self._out is not None:
+            self._out.write(frame((STOP, "", "", (), {})))
+        if self._answers is not None:
+            try:
+                await asyncio.wait_for(asyncio.shield(self._answers), timeout)
+            except TimeoutError:
+                log.error("the store process did not stop in %g s; killing it", timeout)
+        if self.process is not None:
+            deadline = time.monotonic() + 5
+            while self.process.poll() is None and time.monotonic() < deadline:
+                await asyncio.sleep(0.02)
+            if self.process.poll() is None:
+                self.process.kill()
+                self.process.wait()

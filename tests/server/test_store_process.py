@@ -1,0 +1,129 @@
+"""The store process of `throne serve` (`throne.server.store_calls.StoreProcess`, `throne.store.service`):
+calls answered as the repository answers them, a database that cannot be used reported as such, a killed
+process replaced, and nothing taken lost at shutdown."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests import asyncrun
+from throne.server.store_calls import StoreProcess
+from throne.store.db import Database, default_sqlite_url
+from throne.store.repo import NotFound, Repo, SeatSpec
+from throne.store.service import StoreProcessError
+
+
+@pytest.fixture
+def url(tmp_path: Path) -> str:
+    url = default_sqlite_url(tmp_path)
+    database = Database(url)
+    database.upgrade()
+    database.dispose()
+    return url
+
+
+def _store(url: str, **kwargs: Any) -> tuple[StoreProcess, Repo]:
+    """A store process, and a repository whose bound methods name its calls (never used to run them)."""
+    return StoreProcess(url, kwargs.pop("busy_timeout", 2.0), 2, **kwargs), Repo(Database(url))
+
+
+def _table(repo: Repo, creator: int) -> tuple[tuple, dict]:
+    seat = SeatSpec(seat=0, kind="human", name="Ann", user_id=creator, token_hash="h")
+    options = {"game": "leaders", "players": 2, "options": {}, "rated": False, "private": False}
+    return (), {**options, "invite": None, "creator_id": creator, "seats": [seat]}
+
+
+def test_calls_are_answered_as_the_repository_answers_them(url: str) -> None:
+    store, repo = _store(url)
+
+    async def scenario() -> None:
+        try:
+            ann = await store.write(repo.create_user, ("Ann",), {})
+            assert (ann.id, ann.name, ann.username) == (1, "Ann", None)
+            assert (await store.read(repo.get_user, (ann.id,), {})).name == "Ann"
+            args, kwargs = _table(repo, ann.id)
+            info = await store.write(repo.create_game, args, kwargs)
+            read, seat = await store.read(repo.game_and_seat, (info.id, "h"), {})
+            assert read == info and seat is not None and seat.name == "Ann"
+            with pytest.raises(NotFound, match="no game 99"):  # the store's refusals, as raised
+                await store.read(repo.get_game, (99,), {})
+            with pytest.raises(ValueError, match="not a write"):  # checked before anything is sent
+                await store.write(repo.get_game, (1,), {})
+            assert url not in " ".join(map(str, store.process.args))  # the URL goes over the socket
+        finally:
+            await store.close()
+        assert store.process.returncode == 0
+
+    asyncrun.run(scenario())
+
+
+def test_a_locked_database_is_reported_as_unusable_and_the_process_goes_on(url: str) -> None:
+    store, repo = _store(url, busy_timeout=0.2)
+    outside = sqlite3.connect(url.removeprefix("sqlite:///"), isolation_level=None, check_same_thread=False)
+
+    async def scenario() -> None:
+        try:
+            await store.write(repo.create_user, ("Ann",), {})
+            outside.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+            with pytest.raises(StoreProcessError, match=r"OperationalError: .*locked"):
+                await store.write(repo.create_user, ("Bob",), {})
+            assert (await store.read(repo.get_user, (1,), {})).name == "Ann"  # reads go on
+            outside.execute("ROLLBACK")
+            assert (await store.write(repo.create_user, ("Bob",), {})).name == "Bob"
+        finally:
+            await store.close()
+
+    try:
+        asyncrun.run(scenario())
+    finally:
+        outside.close()
+
+
+def test_a_killed_store_process_fails_its_calls_and_another_one_takes_over(url: str) -> None:
+    store, repo = _store(url, restart_after=0.3)
+
+    async def scenario() -> None:
+        try:
+            await store.write(repo.create_user, ("Ann",), {})
+            first = store.process
+            os.kill(first.pid, signal.SIGKILL)
+            with pytest.raises(StoreProcessError, match="stopped"):
+                for _ in range(200):  # until the loss is seen
+                    await store.read(repo.get_user, (1,), {})
+                    await asyncio.sleep(0.01)
+            with pytest.raises(StoreProcessError, match="another starts in a moment"):
+                await store.read(repo.get_user, (1,), {})  # no restart loop: failing fast meanwhile
+            await asyncio.sleep(0.35)
+            assert (await store.read(repo.get_user, (1,), {})).name == "Ann"
+            assert store.process is not first and first.wait(5) == -signal.SIGKILL
+        finally:
+            await store.close()
+
+    asyncrun.run(scenario())
+
+
+def test_shutdown_runs_every_write_taken_before_the_process_stops(url: str) -> None:
+    store, repo = _store(url)
+
+    async def scenario() -> list[Any]:
+        await store.write(repo.create_user, ("P0",), {})  # the process runs
+        writes = [asyncio.ensure_future(store.write(repo.create_user, (f"P{i}",), {})) for i in range(1, 60)]
+        await asyncio.sleep(0)  # every call is sent; none is answered yet
+        started = time.monotonic()
+        await store.close()
+        assert time.monotonic() - started < 20
+        return await asyncio.gather(*writes)
+
+    users = asyncrun.run(scenario())
+    assert sorted(u.name for u in users) == sorted(f"P{i}" for i in range(1, 60))
+    assert store.process.returncode == 0
+    with sqlite3.connect(url.removeprefix("sqlite:///")) as db:
+        assert db.execute("SELECT count(*) FROM users").fetchone() == (60,)
