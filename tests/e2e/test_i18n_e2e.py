@@ -173,12 +173,13 @@ def test_power_track_mirrored_right_to_left(contexts: Contexts, lang: str, rtl: 
     start(page, "#play-bot-hidden-leaders", lang)
     spaces = page.locator("#power-track .space")
     expect(spaces).to_have_count(12)
-    # laid out: the spaces exist before the table's stylesheet has placed them side by side
-    page.wait_for_function(
-        "() => { const s = document.querySelectorAll('#power-track .space');"
-        " return s.length === 12 && s[0].getBoundingClientRect().x !== s[11].getBoundingClientRect().x; }"
-    )
-    xs = spaces.evaluate_all("els => els.map(e => e.getBoundingClientRect().x)")
+    # laid out: the spaces exist before the table's stylesheet has placed them side by side; read in the same
+    # frame as checked (the bot's moves redraw the track meanwhile)
+    xs = page.wait_for_function(
+        "() => { const s = [...document.querySelectorAll('#power-track .space')];"
+        " const xs = s.map(e => e.getBoundingClientRect().x);"
+        " return s.length === 12 && xs[0] !== xs[11] ? xs : null; }"
+    ).json_value()
     assert xs == sorted(xs, reverse=rtl), "space 1 on the reading side, 12 at the far end"
     assert xs[0] != xs[-1]
     numbers = spaces.locator("span:first-child").all_inner_texts()
