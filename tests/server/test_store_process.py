@@ -57,6 +57,8 @@ def test_calls_are_answered_as_the_repository_answers_them(url: str) -> None:
                 await store.read(repo.get_game, (99,), {})
             with pytest.raises(ValueError, match="not a write"):  # checked before anything is sent
                 await store.write(repo.get_game, (1,), {})
+            with pytest.raises(ValueError, match="not a repository method"):
+                await store.write(print, ("Ann",), {})
             assert url not in " ".join(map(str, store.process.args))  # the URL goes over the socket
         finally:
             await store.close()

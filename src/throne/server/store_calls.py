@@ -21,7 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any, Protocol, TypeVar
 
-from throne.store.repo import is_read
+from throne.store.repo import Repo, is_read
 from throne.store.service import HEADER, STOP, StoreProcessError, frame
 from throne.store.writer import WriterThread
 
@@ -83,6 +83,8 @@ class StoreProcess:
         return await self._call("urgent" if urgent else "write", fn, args, kwargs)
 
     async def _call(self, lane: str, fn: Callable[..., T], args: tuple, kwargs: dict) -> T:
+        if not isinstance(getattr(fn, "__self__", None), Repo):
+            raise ValueError(f"{fn!r} is not a repository method: only those run in the store process")
         if (lane == "read") != is_read(fn):
             raise ValueError(f"{fn.__name__} is not a {lane} of the store")
         out = self._out if self._out is not None else await self._start()
