@@ -224,14 +224,29 @@ async def _table(
 
 
 def cpu_seconds(pid: int | None) -> float:
-    """User + system CPU seconds of a process so far (0 when unknown: a server given by --url)."""
+    """User + system CPU seconds so far of a process and of its children still running (`throne serve`'s
+    store process, its bots' workers); 0 when unknown (a server given by --url)."""
     if pid is None:
         return 0.0
+    return sum(_cpu_of(p) for p in (pid, *_children(pid)))
+
+
+def _cpu_of(pid: int) -> float:
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _children(pid: int) -> list[int]:
+    kids = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            kids += [int(k) for k in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return kids
 
 
 async def run_level(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,6 +22,7 @@ import game_anchor
 import game_setup
 import move_log
 import relay_anchor
+import server_load
 
 
 def _seated(client: TestClient) -> tuple[int, list[str]]:
@@ -87,3 +90,21 @@ def test_the_set_up_benchmark_starts_and_ends_each_of_its_games_on_a_real_server
     assert row["server_cpu_ms_per_game"] > 0 and row["games_per_s"] > 0
     finished = [g for g in listed["games"] if g["result"]["termination"] == "resign"]
     assert len(finished) == 6  # the warm-up's two and the four measured, each resigned
+
+
+def test_the_server_cpu_counts_its_store_process_too() -> None:
+    """`throne serve` makes its database calls in a child process: its CPU is its own and its children's."""
+    burn = "import sys, time\nsys.stdin.readline()\nend = time.process_time() + 0.3\n"
+    burn += "while time.process_time() < end: pass\nprint('spent', flush=True)\ntime.sleep(60)"
+    child = subprocess.Popen([sys.executable, "-c", burn], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    assert child.stdin is not None and child.stdout is not None
+    try:
+        before = server_load.cpu_seconds(os.getpid())
+        child.stdin.write(b"go\n")
+        child.stdin.flush()
+        assert child.stdout.readline() == b"spent\n"
+        spent = server_load.cpu_seconds(os.getpid()) - before
+    finally:
+        child.kill()
+        child.wait()
+    assert spent >= 0.25
