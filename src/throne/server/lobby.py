@@ -135,8 +135,8 @@ class Hub:
         return await self._write(self.repo.append_moves, (moves,), {}, urgent=True)
 
     async def db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """Runs a repository call off the event loop: `@reads` methods on the reader pool, the rest on the
-        writer thread behind the circuit breaker. A database that cannot be used raises StoreUnavailable."""
+        """Runs a repository call off the event loop (`self.store`): `@reads` methods on its readers, the rest
+        on its writer behind the circuit breaker. A database that cannot be used raises StoreUnavailable."""
         if is_read(fn):
             try:
                 return await self.store.read(fn, args, kwargs)
