@@ -3,6 +3,10 @@ unknown users, and sessions revoked on the server by logout and by a password ch
 
 from __future__ import annotations
 
+import threading
+import time
+from typing import Any
+
 import pytest
 from fastapi.testclient import TestClient
 from itsdangerous import URLSafeTimedSerializer
@@ -10,6 +14,7 @@ from itsdangerous import URLSafeTimedSerializer
 from tests.server.helpers import hello, read_until
 from throne.server import sessions
 from throne.server.passwords import MIN_LENGTH, common_passwords, password_problem
+from throne.store.repo import reads
 
 PASSWORD = "rook-to-e4!"
 NEW_PASSWORD = "bishop-takes-h7"
@@ -225,11 +230,30 @@ def test_ending_the_sessions_closes_the_sockets_they_opened(client: TestClient, 
         read_until(by_token, "pong")
 
 
-def test_a_spectator_socket_stops_chatting_as_an_ended_session(client: TestClient) -> None:
+@pytest.mark.parametrize("slow_session_read", [False, True])
+def test_a_spectator_socket_stops_chatting_as_an_ended_session(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, slow_session_read: bool
+) -> None:
+    """Slow: the socket's read of its session answers late, with the session as it was before the logout;
+    the welcome must not come before it (a logout in between would miss the socket)."""
     client.post("/api/accounts/register", json={"username": "ann", "password": PASSWORD})
     r = client.post("/api/play-bot", json={"game": "leaders", "bot": "random"})
     game = r.json()["game"]["id"]
+    repo = client.app.state.hub.repo
+    real_get_user, slow = repo.get_user, threading.Event()
+
+    @reads  # beside the logout's own reads, as the real one
+    def get_user(user_id: int) -> Any:
+        user = real_get_user(user_id)
+        if slow.is_set():
+            slow.clear()
+            time.sleep(0.5)
+        return user
+
+    monkeypatch.setattr(repo, "get_user", get_user)
     with client.websocket_connect(f"/ws/games/{game}") as watcher:
+        if slow_session_read:
+            slow.set()
         assert hello(watcher, None, spectate=True)[0]["seat"] is None
         assert client.post("/api/accounts/logout", json={}).status_code == 200
         watcher.send_json({"type": "chat", "text": "still me?"})

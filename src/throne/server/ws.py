@@ -157,6 +157,17 @@ class _Session:
             except ApiError:
                 await self.unknown()
                 return
+        if occupant is not None:
+            seat_row = next(s for s in info.seats if s.id == occupant)
+            self.chat_as = (seat_row.user_id, seat_row.name)
+        else:
+            viewer = None
+            if self._same_origin():
+                viewer = await session_user(hub, self.ws.app.state.signer, self.ws.cookies.get(COOKIE))
+            self.chat_as = None if viewer is None else (viewer.id, viewer.name)
+            self.conn.session_user = None if viewer is None else viewer.id  # it chats as the session's user
+        # From here to the welcome nothing waits: a session ended meanwhile (`Hub.end_sessions`) either came
+        # before the session was read, or finds this connection among the hub's.
         self.greeted = True
         self.conn.occupant = occupant
         self.conn.seat = next((s.seat for s in info.seats if s.id == occupant), None)
@@ -167,15 +178,6 @@ class _Session:
         )
         if occupant is not None:  # a seat's presence changed; spectators only change a count
             hub.broadcast_table(info)
-        if occupant is not None:
-            seat_row = next(s for s in info.seats if s.id == occupant)
-            self.chat_as = (seat_row.user_id, seat_row.name)
-        else:
-            viewer = None
-            if self._same_origin():
-                viewer = await session_user(hub, self.ws.app.state.signer, self.ws.cookies.get(COOKIE))
-            self.chat_as = None if viewer is None else (viewer.id, viewer.name)
-            self.conn.session_user = None if viewer is None else viewer.id  # it chats as the session's user
         match = hub.matches.get(info.id)
         status = ("finished" if match.over else "live") if match is not None else info.status
         if status in ("live", "finished"):  # before the state: a page draws the chat with the position
