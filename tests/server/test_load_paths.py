@@ -116,6 +116,22 @@ def _connected(table: dict[str, Any]) -> list[bool]:
     return sorted(bool(s.get("connected")) for s in table["game"]["seats"])
 
 
+def _until(done: Callable[[], bool], seconds: float = 1.0) -> bool:
+    """Whether `done()` became true within `seconds`."""
+    deadline = time.monotonic() + seconds
+    while not done() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return done()
+
+
+def _resign_until_over(hub: Any, game_id: int, resigning: Any, watching: Any) -> bool:
+    """`resigning` resigns; whether, once `watching` was shown the finished table, the match ended too (it
+    ends once its final state went out)."""
+    resigning.send_json({"type": "resign"})
+    _table_until(watching, lambda table: table["game"]["status"] == "finished")
+    return _until(lambda: game_id not in hub.matches)
+
+
 def _table_until(ws: Any, wanted: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
     """Reads `table` messages until one is `wanted`."""
     while True:
@@ -154,22 +170,13 @@ def test_a_game_played_here_never_reads_its_table_back_when_a_player_leaves(
                 _table_until(ws0, lambda table: _connected(table) == [True, True])  # both sit
                 reads.clear()
                 if finished:
-                    ws1.send_json({"type": "resign"})
-                    _table_until(ws0, lambda table: table["game"]["status"] == "finished")
-                    for _ in range(100):  # the match ends once its final state went out
-                        if game_id not in hub.matches:
-                            break
-                        time.sleep(0.01)
-                    assert game_id not in hub.matches
+                    assert _resign_until_over(hub, game_id, ws1, ws0)
                 # the other seat leaves (closed here: leaving the block would also cancel its handler)
                 ws1.close(1000)
                 table = _table_until(ws0, lambda table: True)  # and the seat still there is told
             assert _connected(table) == [False, True]
             assert table["game"]["status"] == ("finished" if finished else "live")
-        for _ in range(100):
-            if game_id not in hub.rooms:
-                break
-            time.sleep(0.01)
+        _until(lambda: game_id not in hub.rooms)
         time.sleep(0.3)  # a read back would start at once on a database thread
         assert reads == []
     finally:
@@ -245,20 +252,12 @@ def test_a_game_between_two_new_guests_makes_only_the_store_calls_it_needs(clien
                 hello(ws1, tokens[1])
                 read_until(ws1, "state")
                 phase("greet both seats")
-                ws0.send_json({"type": "resign"})
-                _table_until(ws1, lambda table: table["game"]["status"] == "finished")
-                for _ in range(100):  # the match ends once its final state went out
-                    if game_id not in hub.matches:
-                        break
-                    time.sleep(0.01)
+                assert _resign_until_over(hub, game_id, ws0, ws1)
                 phase("resign")
                 ws1.close(1000)
                 _table_until(ws0, lambda table: _connected(table) == [False, True])
             ws0.close(1000)
-        for _ in range(100):
-            if game_id not in hub.rooms:
-                break
-            time.sleep(0.01)
+        _until(lambda: game_id not in hub.rooms)
         time.sleep(0.3)  # a read back would start at once on a database thread
         phase("both leave")
     finally:
