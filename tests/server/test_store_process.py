@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import socket
 import sqlite3
 import time
 from pathlib import Path
@@ -18,7 +19,7 @@ from tests import asyncrun
 from throne.server.store_calls import StoreProcess
 from throne.store.db import Database, default_sqlite_url
 from throne.store.repo import NotFound, Repo, SeatSpec
-from throne.store.service import StoreProcessError
+from throne.store.service import Service, StoreProcessError, read_frame
 
 
 @pytest.fixture
@@ -129,3 +130,33 @@ def test_shutdown_runs_every_write_taken_before_the_process_stops(url: str) -> N
     assert store.process.returncode == 0
     with sqlite3.connect(url.removeprefix("sqlite:///")) as db:
         assert db.execute("SELECT count(*) FROM users").fetchone() == (60,)
+
+
+@pytest.mark.parametrize(
+    ("lane", "name"),
+    [
+        ("write", "db"),  # an attribute of the repository, not a method
+        ("write", "_game_row"),  # private
+        ("read", "create_user"),  # a write asked for as a read
+        ("write", "get_game"),  # a read asked for as a write: it would run on the writer
+        ("read", "no_such_call"),
+    ],
+)
+def test_the_store_process_runs_only_the_repositorys_calls_in_their_lanes(
+    url: str, lane: str, name: str
+) -> None:
+    ours, theirs = socket.socketpair()
+    database = Database(url)
+    service = Service(theirs, Repo(database), read_threads=1)
+    try:
+        service._start(7, lane, name, (), {})
+        ours.settimeout(5)
+        call_id, ok, payload = read_frame(ours)
+    finally:
+        ours.close()
+        service.writer.shutdown()
+        service.readers.shutdown()
+        theirs.close()
+        database.dispose()
+    assert (call_id, ok, type(payload)) == (7, False, RuntimeError)
+    assert str(payload) == f"no {lane} call {name!r} in the store"

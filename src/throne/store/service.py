@@ -85,7 +85,7 @@ class Service:
 
     def serve(self) -> None:
         try:
-            while (call := _read_frame(self.sock)) is not None and call[0] != STOP:
+            while (call := read_frame(self.sock)) is not None and call[0] != STOP:
                 self._start(*call)
         finally:
             self.writer.shutdown(wait=True)  # every write taken runs, and is answered if anyone listens
@@ -94,7 +94,7 @@ class Service:
 
     def _start(self, call_id: int, lane: str, name: str, args: tuple, kwargs: dict) -> None:
         fn: Callable[..., Any] | None = getattr(self.repo, name, None) if not name.startswith("_") else None
-        if fn is None or (lane == "read") != is_read(fn):
+        if not callable(fn) or (lane == "read") != is_read(fn):
             self._answer(call_id, False, RuntimeError(f"no {lane} call {name!r} in the store"))
             return
         if lane == "read":
@@ -125,7 +125,7 @@ class Service:
             pass  # the server is gone: what it asked still runs to its end, nobody hears the answer
 
 
-def _read_frame(sock: socket.socket) -> Any:
+def read_frame(sock: socket.socket) -> Any:
     """The next message, or None when the socket closed."""
     head = _read_exactly(sock, HEADER.size)
     body = None if head is None else _read_exactly(sock, HEADER.unpack(head)[0])
@@ -142,7 +142,7 @@ def main(argv: list[str] | None = None) -> None:
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     sock = socket.socket(fileno=args.fd)
-    config = _read_frame(sock)  # {url, busy_timeout, read_threads}: the URL may hold a password
+    config = read_frame(sock)  # {url, busy_timeout, read_threads}: the URL may hold a password
     if config is None:
         return
     database = Database(config["url"], config["busy_timeout"])
