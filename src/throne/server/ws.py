@@ -123,14 +123,13 @@ class _Session:
             if not 1 <= self.game_id <= validate.INT63_MAX:
                 raise NotFound(f"no game {self.game_id}")
             match = hub.matches.get(self.game_id)
-            if token and len(token) <= 128 and match is not None and match.tokens is not None:
-                info = match.info  # a game started here: its table and tokens are known, nothing to read
-                seat_id = match.tokens.get(token_hash(token))
-                seat = next((s for s in info.seats if s.id == seat_id), None)
-            elif token and len(token) <= 128:  # the game and the token's seat in one read
-                info, seat = await hub.db(hub.repo.game_and_seat, self.game_id, token_hash(token))
-            else:
+            if not token or len(token) > 128:
                 info = await hub.db(hub.repo.get_game, self.game_id)
+            elif match is not None and match.tokens is not None:  # started here: nothing to read
+                info, seat_id = match.info, match.tokens.get(token_hash(token))
+                seat = next((s for s in info.seats if s.id == seat_id), None)
+            else:  # the game and the token's seat in one read
+                info, seat = await hub.db(hub.repo.game_and_seat, self.game_id, token_hash(token))
             self.info = info
         except NotFound:
             await self.unknown()
