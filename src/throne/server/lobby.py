@@ -19,9 +19,6 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from sqlalchemy.exc import OperationalError
-from sqlalchemy.exc import TimeoutError as PoolTimeout
-
 from throne.clock import Clock, ClockError, TimeControl
 from throne.games.randomness import new_secret
 from throne.server.chat import ChatLimits
@@ -49,6 +46,7 @@ from throne.store.repo import (
     StoreUnavailable,
     is_read,
 )
+from throne.store.service import UNAVAILABLE
 
 if TYPE_CHECKING:
     from throne.server.cluster.node import Cluster
@@ -140,7 +138,7 @@ class Hub:
         if is_read(fn):
             try:
                 return await self.store.read(fn, args, kwargs)
-            except (OperationalError, PoolTimeout, OSError) as exc:
+            except UNAVAILABLE as exc:
                 raise StoreUnavailable("the game store cannot be read right now; try again shortly") from exc
         return await self._write(fn, args, kwargs)
 
@@ -157,7 +155,7 @@ class Hub:
         try:
             result = await self.store.write(fn, args, kwargs, urgent)
             answered = True
-        except (OperationalError, PoolTimeout, OSError) as exc:
+        except UNAVAILABLE as exc:
             answered = True
             self._store_failed(exc)
             raise StoreUnavailable("the game store refused the write; try again shortly") from exc
@@ -228,7 +226,7 @@ class Hub:
         self._ready_probe_at = now
         try:
             await self.store.write(self.repo.probe_write, (), {})
-        except (OperationalError, PoolTimeout, OSError):
+        except UNAVAILABLE:
             return "the game store is failing"
         self._store_answered()
         return None
