@@ -250,7 +250,7 @@ def test_a_lock_held_outside_fails_one_write_not_the_server(tmp_path: Path, stor
         game_id, tokens = two_player_leaders(client)
         store = client.app.state.hub.store
         assert isinstance(store, StoreProcess) == store_process
-        assert store_process is False or store.process.poll() is None
+        assert store_process is False or store.writer.process.poll() is None
         view = client.get(f"/api/games/{game_id}/view").json()
         token = tokens[view["to_play"]]
         move = client.get(f"/api/games/{game_id}/view", headers={"X-Seat-Token": token}).json()[

@@ -1,6 +1,7 @@
-"""The store process of `throne serve` (`throne.server.store_calls.StoreProcess`, `throne.store.service`):
+"""The store processes of `throne serve` (`throne.server.store_calls.StoreProcess`, `throne.store.service`):
 calls answered as the repository answers them, a database that cannot be used reported as such, a killed
-process replaced, and nothing taken lost at shutdown."""
+process replaced while the other goes on, group commits before the other writes, and nothing taken lost at
+shutdown."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import signal
 import socket
 import sqlite3
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +21,7 @@ from tests import asyncrun
 from throne.server.store_calls import StoreProcess
 from throne.store.db import Database, default_sqlite_url
 from throne.store.repo import NotFound, Repo, SeatSpec
-from throne.store.service import Service, StoreProcessError, read_frame
+from throne.store.service import STOP, ReadService, StoreProcessError, WriteService, frame, read_frame
 
 
 @pytest.fixture
@@ -60,10 +62,11 @@ def test_calls_are_answered_as_the_repository_answers_them(url: str) -> None:
                 await store.write(repo.get_game, (1,), {})
             with pytest.raises(ValueError, match="not a repository method"):
                 await store.write(print, ("Ann",), {})
-            assert url not in " ".join(map(str, store.process.args))  # the URL goes over the socket
+            for child in (store.writer, store.reader):  # the URL goes over the socket
+                assert child.process is not None and url not in " ".join(map(str, child.process.args))
         finally:
             await store.close()
-        assert store.process.returncode == 0
+        assert [c.process.returncode for c in (store.writer, store.reader)] == [0, 0]
 
     asyncrun.run(scenario())
 
@@ -90,23 +93,31 @@ def test_a_locked_database_is_reported_as_unusable_and_the_process_goes_on(url: 
         outside.close()
 
 
-def test_a_killed_store_process_fails_its_calls_and_another_one_takes_over(url: str) -> None:
+@pytest.mark.parametrize("role", ["write", "read"])
+def test_a_killed_store_process_fails_its_calls_and_another_one_takes_over(url: str, role: str) -> None:
     store, repo = _store(url, restart_after=0.3)
 
     async def scenario() -> None:
+        write = partial(store.write, repo.create_user, ("Ann",), {})
+        read = partial(store.read, repo.get_user, (1,), {})
+        ours, other = (write, read) if role == "write" else (read, write)
         try:
-            await store.write(repo.create_user, ("Ann",), {})
-            first = store.process
+            await write()
+            await read()
+            child = store.writer if role == "write" else store.reader
+            first = child.process
+            assert first is not None
             os.kill(first.pid, signal.SIGKILL)
             with pytest.raises(StoreProcessError, match="stopped"):
                 for _ in range(200):  # until the loss is seen
-                    await store.read(repo.get_user, (1,), {})
+                    await ours()
                     await asyncio.sleep(0.01)
             with pytest.raises(StoreProcessError, match="another starts in a moment"):
-                await store.read(repo.get_user, (1,), {})  # no restart loop: failing fast meanwhile
+                await ours()  # no restart loop: failing fast meanwhile
+            assert await other() is not None  # the other process goes on
             await asyncio.sleep(0.35)
-            assert (await store.read(repo.get_user, (1,), {})).name == "Ann"
-            assert store.process is not first and first.wait(5) == -signal.SIGKILL
+            assert await ours() is not None
+            assert child.process is not first and first.wait(5) == -signal.SIGKILL
         finally:
             await store.close()
 
@@ -127,36 +138,58 @@ def test_shutdown_runs_every_write_taken_before_the_process_stops(url: str) -> N
 
     users = asyncrun.run(scenario())
     assert sorted(u.name for u in users) == sorted(f"P{i}" for i in range(1, 60))
-    assert store.process.returncode == 0
+    assert store.writer.process is not None and store.writer.process.returncode == 0
     with sqlite3.connect(url.removeprefix("sqlite:///")) as db:
         assert db.execute("SELECT count(*) FROM users").fetchone() == (60,)
 
 
 @pytest.mark.parametrize(
-    ("lane", "name"),
+    ("service", "lane", "name"),
     [
-        ("write", "db"),  # an attribute of the repository, not a method
-        ("write", "_game_row"),  # private
-        ("read", "create_user"),  # a write asked for as a read
-        ("write", "get_game"),  # a read asked for as a write: it would run on the writer
-        ("read", "no_such_call"),
+        (WriteService, "write", "db"),  # an attribute of the repository, not a method
+        (WriteService, "write", "_game_row"),  # private
+        (WriteService, "write", "get_game"),  # a read asked for as a write: it would wait behind writes
+        (WriteService, "read", "get_game"),  # a read sent to the write process
+        (ReadService, "read", "create_user"),  # a write asked for as a read
+        (ReadService, "write", "create_user"),  # a write sent to the read process
+        (ReadService, "read", "no_such_call"),
     ],
 )
-def test_the_store_process_runs_only_the_repositorys_calls_in_their_lanes(
-    url: str, lane: str, name: str
+def test_each_store_process_runs_only_the_repositorys_calls_of_its_lanes(
+    url: str, service: type[WriteService] | type[ReadService], lane: str, name: str
 ) -> None:
     ours, theirs = socket.socketpair()
     database = Database(url)
-    service = Service(theirs, Repo(database), read_threads=1)
+    ours.sendall(frame((7, lane, name, (), {})) + frame((STOP, "", "", (), {})))
     try:
-        service._start(7, lane, name, (), {})
+        service(theirs, Repo(database)).serve()
         ours.settimeout(5)
         call_id, ok, payload = read_frame(ours)
     finally:
         ours.close()
-        service.writer.shutdown()
-        service.readers.shutdown()
-        theirs.close()
         database.dispose()
     assert (call_id, ok, type(payload)) == (7, False, RuntimeError)
     assert str(payload) == f"no {lane} call {name!r} in the store"
+
+
+def test_the_write_process_runs_group_commits_before_the_writes_waiting(url: str) -> None:
+    """Calls that arrived together: the urgent one (a group commit's lane) first, the others in order."""
+    ours, theirs = socket.socketpair()
+    database = Database(url)
+    calls = [(1, "write", "A"), (2, "write", "B"), (3, "urgent", "C"), (4, "write", "D")]
+    ours.sendall(b"".join(frame((n, lane, "create_user", (name,), {})) for n, lane, name in calls))
+    ours.sendall(frame((STOP, "", "", (), {})))
+    try:
+        WriteService(theirs, Repo(database)).serve()
+        ours.settimeout(5)
+        answers = [read_frame(ours) for _ in calls]
+        assert read_frame(ours) is None  # the process closed its end once every call ran
+    finally:
+        ours.close()
+        database.dispose()
+    assert [(call_id, ok, user.id, user.name) for call_id, ok, user in answers] == [
+        (3, True, 1, "C"),
+        (1, True, 2, "A"),
+        (2, True, 3, "B"),
+        (4, True, 4, "D"),
+    ]

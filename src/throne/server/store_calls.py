@@ -1,9 +1,9 @@
 """Where the hub's repository calls run, off the event loop: on threads of this process (`StoreThreads`), or
-in a store process of their own (`StoreProcess`, what `throne serve` uses; `throne.store.service`).
+in store processes of their own (`StoreProcess`, what `throne serve` uses; `throne.store.service`).
 
-Both run writes on one writer thread (group commits first: `urgent`) and reads on a pool beside it. Both raise
-what the repository raised, except that a database that cannot be used raises OperationalError, PoolTimeout
-or OSError (a `StoreProcessError`), which the hub turns into StoreUnavailable.
+Both run the writes one at a time on one thread (group commits first: `urgent`) and the reads on a pool beside
+it. Both raise what the repository raised, except that a database that cannot be used raises
+OperationalError, PoolTimeout or OSError (a `StoreProcessError`), which the hub turns into StoreUnavailable.
 """
 
 from __future__ import annotations
@@ -57,15 +57,46 @@ class StoreThreads:
 
 
 class StoreProcess:
-    """The calls in a child process (`throne.store.service`), sent by method name over a socket pair.
-
-    The child starts on the first call. If it stops (killed, out of memory), the calls waiting for it fail
-    with StoreProcessError — a write among them may or may not have been committed, as when a database
-    connection breaks mid-commit, and the match reads its game back when the log and memory disagree — and
-    the next call after `restart_after` seconds starts a new one; calls before that fail at once."""
+    """The calls in two child processes (`throne.store.service`), sent by method name over a socket pair
+    each: the writes to one that runs them on its one thread, the reads to one with a pool of `read_threads`
+    threads, so that reads go on while a write waits for a lock."""
 
     def __init__(self, url: str, busy_timeout: float, read_threads: int, restart_after: float = 1.0) -> None:
-        self._config = {"url": url, "busy_timeout": busy_timeout, "read_threads": read_threads}
+        config = {"url": url, "busy_timeout": busy_timeout, "read_threads": read_threads}
+        self.writer = StoreChild({**config, "role": "write"}, restart_after)
+        self.reader = StoreChild({**config, "role": "read"}, restart_after)
+
+    async def read(self, fn: Callable[..., T], args: tuple, kwargs: dict) -> T:
+        return await self.reader.call(_checked("read", fn), fn.__name__, args, kwargs)
+
+    async def write(self, fn: Callable[..., T], args: tuple, kwargs: dict, urgent: bool = False) -> T:
+        lane = _checked("urgent" if urgent else "write", fn)
+        return await self.writer.call(lane, fn.__name__, args, kwargs)
+
+    async def close(self, timeout: float = 30.0) -> None:
+        """Stops both children once every call they took has run."""
+        await asyncio.gather(self.writer.close(timeout), self.reader.close(timeout))
+
+
+def _checked(lane: str, fn: Callable[..., Any]) -> str:
+    """`lane`, once `fn` is a repository method of that lane (checked before anything is sent)."""
+    if not isinstance(getattr(fn, "__self__", None), Repo):
+        raise ValueError(f"{fn!r} is not a repository method: only those run in the store process")
+    if (lane == "read") != is_read(fn):
+        raise ValueError(f"{fn.__name__} is not a {lane if lane == 'read' else 'write'} of the store")
+    return lane
+
+
+class StoreChild:
+    """One store process, started on the first call. If it stops (killed, out of memory), the calls waiting
+    for it fail with StoreProcessError — a write among them may or may not have been committed, as when a
+    database connection breaks mid-commit, and the match reads its game back when the log and memory
+    disagree — and the next call after `restart_after` seconds starts a new one; calls before that fail at
+    once."""
+
+    def __init__(self, config: dict[str, Any], restart_after: float) -> None:
+        self._config = config
+        self.role: str = config["role"]
         self.restart_after = restart_after
         self.process: subprocess.Popen[bytes] | None = None
         self._out: asyncio.StreamWriter | None = None
@@ -76,22 +107,12 @@ class StoreProcess:
         self._stopped_at = float("-inf")
         self._closing = False
 
-    async def read(self, fn: Callable[..., T], args: tuple, kwargs: dict) -> T:
-        return await self._call("read", fn, args, kwargs)
-
-    async def write(self, fn: Callable[..., T], args: tuple, kwargs: dict, urgent: bool = False) -> T:
-        return await self._call("urgent" if urgent else "write", fn, args, kwargs)
-
-    async def _call(self, lane: str, fn: Callable[..., T], args: tuple, kwargs: dict) -> T:
-        if not isinstance(getattr(fn, "__self__", None), Repo):
-            raise ValueError(f"{fn!r} is not a repository method: only those run in the store process")
-        if (lane == "read") != is_read(fn):
-            raise ValueError(f"{fn.__name__} is not a {lane} of the store")
+    async def call(self, lane: str, name: str, args: tuple, kwargs: dict) -> Any:
         out = self._out if self._out is not None else await self._start()
         call_id = next(self._ids)
-        answer: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._pending[call_id] = answer
-        out.write(frame((call_id, lane, fn.__name__, args, kwargs)))
+        out.write(frame((call_id, lane, name, args, kwargs)))
         return await answer
 
     async def _start(self) -> asyncio.StreamWriter:
@@ -99,9 +120,9 @@ class StoreProcess:
             if self._out is not None:
                 return self._out
             if self._closing:
-                raise StoreProcessError("the store process is shutting down")
+                raise StoreProcessError(f"the store {self.role} process is shutting down")
             if time.monotonic() - self._stopped_at < self.restart_after:
-                raise StoreProcessError("the store process stopped; another starts in a moment")
+                raise StoreProcessError(f"the store {self.role} process stopped; another starts in a moment")
             ours, theirs = socket.socketpair()
             with theirs:
                 fd = theirs.fileno()
@@ -144,17 +165,19 @@ class StoreProcess:
         pending, self._pending = self._pending, {}
         for answer in pending.values():
             if not answer.done():
-                answer.set_exception(StoreProcessError("the store process stopped during the call"))
+                failed = StoreProcessError(f"the store {self.role} process stopped during the call")
+                answer.set_exception(failed)
         if not self._closing:
             code = None if self.process is None else self.process.poll()
             log.error(
-                "the store process stopped (exit status %s); %d calls failed; the next call starts another",
+                "the store %s process stopped (exit status %s); %d calls failed; the next starts another",
+                self.role,
                 code,
                 len(pending),
             )
 
     async def close(self, timeout: float = 30.0) -> None:
-        """Stops the child once every write it took has run."""
+        """Stops the child once every call it took has run."""
         self._closing = True
         if self._out is not None:
             self._out.write(frame((STOP, "", "", (), {})))
@@ -162,7 +185,7 @@ class StoreProcess:
             try:
                 await asyncio.wait_for(asyncio.shield(self._answers), timeout)
             except TimeoutError:
-                log.error("the store process did not stop in %g s; killing it", timeout)
+                log.error("the store %s process did not stop in %g s; killing it", self.role, timeout)
         if self.process is not None:
             deadline = time.monotonic() + 5
             while self.process.poll() is None and time.monotonic() < deadline:

@@ -1,17 +1,23 @@
-"""The store in a process of its own: `python -m throne.store.service --fd N`.
+"""The store in processes of their own: `python -m throne.store.service --fd N`.
 
-`throne serve` starts one and sends it every repository call over a socket (`throne.server.store_process`):
-the database's Python (SQLAlchemy, the driver) then runs beside the event loop instead of on threads that
-share its interpreter lock, where each database call cost about four times its own CPU in lock hand-offs
-(docs/BENCHMARKS.md). Inside, the calls run as they would in the server: writes on one writer thread, group
-commits before the other writes still waiting, reads on a pool of their own beside it.
+`throne serve` starts two and sends them every repository call over a socket each
+(`throne.server.store_calls.StoreProcess`): the database's Python (SQLAlchemy, the driver) then runs beside
+the event loop instead of on threads that share its interpreter lock, where each database call cost about
+four times its own CPU in lock hand-offs (docs/BENCHMARKS.md).
+
+- The **write** process runs every write on its one thread, in the order the writes arrived, except that a
+  group commit (lane "urgent") goes before the ordinary writes still waiting. One thread and no hand-offs:
+  with the writes on a thread of their own beside the thread reading the socket, the two took turns for the
+  interpreter lock around every SQLite call, and a game's set-up cost the process half as much again.
+- The **read** process runs the reads on a pool of threads, so reads go on while a write waits for a lock
+  and a slow read never delays a commit.
 
 Frames are a 4-byte big-endian length and a pickle, both ways, over a socket only the parent holds: the
-first one is the configuration (the database URL, which may hold a password, never on the command line), then
-a call is (id, lane, method name, args, kwargs) with lane "read", "write" or "urgent"; an answer is
-(id, ok, result or exception). A database that cannot be used (the errors the server retries or refuses
-as "store unavailable") comes back as `StoreProcessError`. The process stops once it was asked to
-(id 0), or when the socket closes (the server is gone), after every write it took has run.
+first one is the configuration (the process's role and the database URL, which may hold a password, never on
+the command line), then a call is (id, lane, method name, args, kwargs) with lane "read", "write" or
+"urgent"; an answer is (id, ok, result or exception). A database that cannot be used (the errors the server
+retries or refuses as "store unavailable") comes back as `StoreProcessError`. A process stops once it was
+asked to (id 0), or when the socket closes (the server is gone), after every call it took has run.
 """
 
 from __future__ import annotations
@@ -23,8 +29,9 @@ import signal
 import socket
 import struct
 import threading
+from collections import deque
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from sqlalchemy.exc import OperationalError
@@ -32,15 +39,17 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from throne.store.db import Database
 from throne.store.repo import Repo, is_read
-from throne.store.writer import WriterThread
 
 log = logging.getLogger("throne.store.service")
 
 HEADER = struct.Struct(">I")
 STOP = 0  # the call id that asks the process to stop
+ROLES = ("write", "read")
 # A database that cannot be used now (locked, read-only, unreachable, its pool exhausted, the store process
 # gone): what the server retries or refuses as `store_unavailable`, wherever the calls run.
 UNAVAILABLE = (OperationalError, PoolTimeout, OSError)
+
+Call = tuple[int, str, str, tuple, dict]
 
 
 class StoreProcessError(OSError):
@@ -64,6 +73,49 @@ def _read_exactly(sock: socket.socket, n: int) -> bytes | None:
     return b"".join(chunks)
 
 
+def read_frame(sock: socket.socket) -> Any:
+    """The next message, or None when the socket closed."""
+    head = _read_exactly(sock, HEADER.size)
+    body = None if head is None else _read_exactly(sock, HEADER.unpack(head)[0])
+    return None if body is None else pickle.loads(body)
+
+
+class Inbox:
+    """The frames arriving on a socket, read in large chunks: `take` returns every complete one."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.closed = False
+        self._buffer = bytearray()
+
+    def take(self, wait: bool) -> list[Any]:
+        """The messages that arrived; with `wait`, at least one unless the socket closed."""
+        messages = self._complete()
+        while not self.closed:
+            try:
+                chunk = self.sock.recv(1 << 20, 0 if wait and not messages else socket.MSG_DONTWAIT)
+            except BlockingIOError:
+                break
+            if not chunk:
+                self.closed = True
+                break
+            self._buffer += chunk
+            messages += self._complete()
+        return messages
+
+    def _complete(self) -> list[Any]:
+        messages, start, buffer = [], 0, self._buffer
+        while len(buffer) - start >= HEADER.size:
+            (size,) = HEADER.unpack_from(buffer, start)
+            if len(buffer) - start - HEADER.size < size:
+                break
+            start += HEADER.size
+            messages.append(pickle.loads(buffer[start : start + size]))
+            start += size
+        del buffer[:start]
+        return messages
+
+
 def portable(exc: BaseException) -> BaseException:
     """What the parent is told of a failed call: the exception itself when it crosses the socket intact."""
     if isinstance(exc, UNAVAILABLE):
@@ -76,45 +128,34 @@ def portable(exc: BaseException) -> BaseException:
 
 
 class Service:
-    """Runs the calls that arrive on `sock` against `repo` and answers each one."""
+    """Runs the calls of its lanes that arrive on `sock` against `repo` and answers each one."""
 
-    def __init__(self, sock: socket.socket, repo: Repo, read_threads: int) -> None:
+    lanes: tuple[str, ...] = ()
+
+    def __init__(self, sock: socket.socket, repo: Repo) -> None:
         self.sock = sock
         self.repo = repo
-        self.writer = WriterThread("throne-store-write")
-        self.readers = ThreadPoolExecutor(max(1, read_threads), thread_name_prefix="throne-store-read")
         self._send_lock = threading.Lock()
 
-    def serve(self) -> None:
+    def method(self, call_id: int, lane: str, name: str) -> Callable[..., Any] | None:
+        """The repository method that `name` asks for in `lane`; None (and the call refused) when it may not
+        run here: not a public method of the repository, a read asked for as a write or the other way round,
+        or a lane this process does not serve."""
+        fn = None if name.startswith("_") else getattr(self.repo, name, None)
+        if lane in self.lanes and callable(fn) and (lane == "read") == is_read(fn):
+            return fn
+        self.answer(call_id, False, RuntimeError(f"no {lane} call {name!r} in the store"))
+        return None
+
+    def run(self, call_id: int, fn: Callable[..., Any], args: tuple, kwargs: dict) -> None:
         try:
-            while (call := read_frame(self.sock)) is not None and call[0] != STOP:
-                self._start(*call)
-        finally:
-            self.writer.shutdown(wait=True)  # every write taken runs, and is answered if anyone listens
-            self.readers.shutdown(wait=True)
-            self.sock.close()
-
-    def _start(self, call_id: int, lane: str, name: str, args: tuple, kwargs: dict) -> None:
-        fn: Callable[..., Any] | None = getattr(self.repo, name, None) if not name.startswith("_") else None
-        if not callable(fn) or (lane == "read") != is_read(fn):
-            self._answer(call_id, False, RuntimeError(f"no {lane} call {name!r} in the store"))
-            return
-        if lane == "read":
-            future = self.readers.submit(fn, *args, **kwargs)
-        elif lane == "urgent":
-            future = self.writer.submit_urgent(fn, *args, **kwargs)
+            result = fn(*args, **kwargs)
+        except Exception as exc:
+            self.answer(call_id, False, portable(exc))
         else:
-            future = self.writer.submit(fn, *args, **kwargs)
-        future.add_done_callback(lambda done: self._done(call_id, done))
+            self.answer(call_id, True, result)
 
-    def _done(self, call_id: int, done: Future[Any]) -> None:
-        exc = done.exception()
-        if exc is None:
-            self._answer(call_id, True, done.result())
-        else:
-            self._answer(call_id, False, portable(exc))
-
-    def _answer(self, call_id: int, ok: bool, payload: Any) -> None:
+    def answer(self, call_id: int, ok: bool, payload: Any) -> None:
         try:
             data = frame((call_id, ok, payload))
         except Exception as exc:  # a result that does not pickle is a bug: the call fails, not the process
@@ -127,15 +168,61 @@ class Service:
             pass  # the server is gone: what it asked still runs to its end, nobody hears the answer
 
 
-def read_frame(sock: socket.socket) -> Any:
-    """The next message, or None when the socket closed."""
-    head = _read_exactly(sock, HEADER.size)
-    body = None if head is None else _read_exactly(sock, HEADER.unpack(head)[0])
-    return None if body is None else pickle.loads(body)
+class WriteService(Service):
+    """Every write on this one thread: before each, the calls that arrived meanwhile are taken from the
+    socket, so that a group commit waiting there goes before the ordinary writes."""
+
+    lanes = ("write", "urgent")
+
+    def serve(self) -> None:
+        inbox = Inbox(self.sock)
+        urgent: deque[Call] = deque()
+        ordinary: deque[Call] = deque()
+        stopping = False
+        try:
+            while True:
+                if not stopping:
+                    for call in inbox.take(wait=not (urgent or ordinary)):
+                        if call[0] == STOP:
+                            stopping = True  # the server sends nothing after it
+                            break
+                        (urgent if call[1] == "urgent" else ordinary).append(call)
+                    stopping = stopping or inbox.closed
+                if not (urgent or ordinary):
+                    if stopping:
+                        return
+                    continue
+                call_id, lane, name, args, kwargs = (urgent or ordinary).popleft()
+                fn = self.method(call_id, lane, name)
+                if fn is not None:
+                    self.run(call_id, fn, args, kwargs)
+        finally:
+            self.sock.close()
+
+
+class ReadService(Service):
+    """The reads on a pool of `threads` threads beside the thread that reads the socket."""
+
+    lanes = ("read",)
+
+    def __init__(self, sock: socket.socket, repo: Repo, threads: int = 4) -> None:
+        super().__init__(sock, repo)
+        self.pool = ThreadPoolExecutor(max(1, threads), thread_name_prefix="throne-store-read")
+
+    def serve(self) -> None:
+        try:
+            while (call := read_frame(self.sock)) is not None and call[0] != STOP:
+                call_id, lane, name, args, kwargs = call
+                fn = self.method(call_id, lane, name)
+                if fn is not None:
+                    self.pool.submit(self.run, call_id, fn, args, kwargs)
+        finally:
+            self.pool.shutdown(wait=True)  # every read taken is answered if anyone listens
+            self.sock.close()
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="the store process of `throne serve` (started by it)")
+    parser = argparse.ArgumentParser(description="a store process of `throne serve` (started by it)")
     parser.add_argument("--fd", type=int, required=True, help="the socket to the server (inherited)")
     args = parser.parse_args(argv)
     # The server stops it (id 0, or by closing the socket) once its own shutdown no longer needs the store:
@@ -144,12 +231,16 @@ def main(argv: list[str] | None = None) -> None:
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     sock = socket.socket(fileno=args.fd)
-    config = read_frame(sock)  # {url, busy_timeout, read_threads}: the URL may hold a password
+    config = read_frame(sock)  # {role, url, busy_timeout, read_threads}: the URL may hold a password
     if config is None:
         return
     database = Database(config["url"], config["busy_timeout"])
+    repo = Repo(database)
     try:
-        Service(sock, Repo(database), config["read_threads"]).serve()
+        if config["role"] == "write":
+            WriteService(sock, repo).serve()
+        else:
+            ReadService(sock, repo, config["read_threads"]).serve()
     finally:
         database.dispose()
 
