@@ -81,7 +81,7 @@ class StoreProcess:
 def _checked(lane: str, fn: Callable[..., Any]) -> str:
     """`lane`, once `fn` is a repository method of that lane (checked before anything is sent)."""
     if not isinstance(getattr(fn, "__self__", None), Repo):
-        raise ValueError(f"{fn!r} is not a repository method: only those run in the store process")
+        raise ValueError(f"{fn!r} is not a repository method: only those run in the store processes")
     if (lane == "read") != is_read(fn):
         raise ValueError(f"{fn.__name__} is not a {lane if lane == 'read' else 'write'} of the store")
     return lane

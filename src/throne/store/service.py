@@ -44,7 +44,6 @@ log = logging.getLogger("throne.store.service")
 
 HEADER = struct.Struct(">I")
 STOP = 0  # the call id that asks the process to stop
-ROLES = ("write", "read")
 # A database that cannot be used now (locked, read-only, unreachable, its pool exhausted, the store process
 # gone): what the server retries or refuses as `store_unavailable`, wherever the calls run.
 UNAVAILABLE = (OperationalError, PoolTimeout, OSError)
