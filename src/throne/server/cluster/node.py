@@ -113,7 +113,7 @@ class Cluster:
         self._peeked: dict[int, dict[str, Presence]] = {}  # the same, read for the last lobby list
         self._alive: set[str] = set()
         self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
-        self._published: dict[int, int] = {}  # game -> the ply of its last published state
+        self._published: dict[int, int] = {}  # game -> the ply of its last state published to other nodes
         self._outbox: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
         self._scan_now = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
@@ -197,9 +197,13 @@ class Cluster:
         return True
 
     async def finished(self, game: int) -> None:
-        """The game ended: its lease is given up and the game forgotten by the orphan index."""
-        with contextlib.suppress(Exception):
-            await self.leases.release(game, done=True)
+        """The game ended: its lease is given up and the game forgotten by the orphan index, once what was
+        queued for the other nodes is published (its final state among it: a note published by the owner
+        passes only while the owner holds the lease)."""
+        released: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._outbox.put_nowait(("release", game, released))
+        with contextlib.suppress(Exception):  # (a lease not given up runs out by itself)
+            await asyncio.wait_for(asyncio.shield(released), self.ttl)
         self._published.pop(game, None)
         await self._unwatch_if_idle(game)
 
@@ -325,24 +329,27 @@ class Cluster:
 
     def conns_changed(self, game: int) -> None:
         """A socket of `game` came or went on this node: the other nodes are told (presence)."""
+        if not self.stopping:  # a node that is leaving takes its presence with it
+            self._spawn(self._announce(game))
+
+    async def _announce(self, game: int) -> None:
+        """Tells the other nodes which sockets of `game` this node has now. It listens to the game's room
+        before it says so, since the owner answers news of sockets with the current state."""
+        if self.hub.rooms.get(game):
+            await self.watch(game)
         if self.stopping:
-            return  # the node is leaving: its presence goes with it
+            return
         hub = self.hub
+        seated = [c for c in hub.seated.get(game, ()) if not c.closed]
         mine = Presence(
-            {c.occupant for c in hub.seated.get(game, ()) if c.occupant is not None and not c.closed},
-            {c.seat for c in hub.seated.get(game, ()) if c.seat is not None and not c.closed},
+            {c.occupant for c in seated if c.occupant is not None},
+            {c.seat for c in seated if c.seat is not None},
             len(hub.rooms.get(game, ())) - len(hub.seated.get(game, ())),
         )
-        empty = not hub.rooms.get(game)
+        empty = not hub.rooms.get(game)  # read now, after the wait: the last note sent says what is
         self._outbox.put_nowait(("presence", game, None if empty else mine))
-
-        async def follow() -> None:
-            if empty:
-                await self._unwatch_if_idle(game)
-            else:
-                await self.watch(game)
-
-        self._spawn(follow())
+        if empty:
+            await self._unwatch_if_idle(game)
 
     def remote_presence(self, game: int) -> list[Presence]:
         """The other nodes' sockets of `game`: kept up to date for the games this node watches, else as
@@ -377,6 +384,14 @@ class Cluster:
                 nodes[_text(node)] = Presence.from_json(loads(raw))
                 self._alive.add(_text(node))  # (a node that joined since the last heartbeat round)
 
+    def _catch_up(self, game: int, node: str) -> None:
+        """Node `node` has new sockets of `game`. If this node owns the game, it sends that node the current
+        state: the note saying so can arrive after states this node did not publish (nobody else had a
+        socket of the game) or published before that node listened, while its sockets' seats wait for it."""
+        match = self.hub.matches.get(game)
+        if match is not None and self.holds(game):
+            self.publish_state(match, {}, to=node)
+
     def _presence_changed(self, game: int) -> None:
         match = self.hub.matches.get(game)
         if match is not None:
@@ -389,12 +404,14 @@ class Cluster:
         cache: dict[int | None, dict[str, Any]],
         legal: list[str] | None = None,
         clocks: dict[str, Any] | None = None,
+        to: str | None = None,
     ) -> None:
-        """Fans the owner's `state` messages out to the other nodes: one per seat and one for spectators,
-        the views, legal moves and clocks reused where the local broadcast already computed them."""
+        """Fans the owner's `state` messages out to the other nodes (or only to node `to`): one per seat and
+        one for spectators, the views, legal moves and clocks reused where the local broadcast already
+        computed them. The events are those since the last state published, which a node's sockets that
+        saw a later state leave out."""
         game = match.game_id
         if not self.remote_presence(game):
-            self._published[game] = match.ply
             return  # no other node has a socket of this game
         hub = self.hub
         since = self._published.get(game)
@@ -411,7 +428,8 @@ class Cluster:
             if message["your_turn"]:
                 legal = message["legal_moves"]
             views[_seat_key(seat)] = encode(message)  # text: a node forwards it without decoding it
-        self._published[game] = match.ply
+        if to is None:
+            self._published[game] = match.ply
         seats = {s.id: s.seat for s in match.info.seats}  # a socket seated while the table was open
         after = match.ply - 1 if since is None else since  # the events are those of the plies after this
         note = {
@@ -422,6 +440,8 @@ class Cluster:
             "views": views,
             "seats": seats,
         }
+        if to is not None:
+            note["to"] = to
         self._outbox.put_nowait(("fenced", game, room_channel(game), dumps(note)))
 
     def publish_room(self, game: int, note: dict[str, Any]) -> None:
@@ -430,44 +450,60 @@ class Cluster:
         self._outbox.put_nowait(("plain", room_channel(game), dumps({**note, "from": self.node})))
 
     async def _publisher(self) -> None:
-        """Sends the outbox in order, in pipelines: whatever queued up while one was sent goes in the next."""
+        """Sends the outbox in order, in pipelines: whatever queued up while one was sent goes in the next.
+        The leases of finished games are given up after the pipeline that holds their last notes."""
         while True:
             batch = [await self._outbox.get()]
             while not self._outbox.empty() and len(batch) < 256:
                 batch.append(self._outbox.get_nowait())
-            pipe = self.redis.pipeline(transaction=False)
-            fenced: list[int | None] = []
-            for item in batch:
-                if item[0] == "fenced":
-                    _, game, channel, payload = item
-                    token = self.leases.token(game)
-                    if token is None:
-                        continue
-                    pipe.eval(PUBLISH_SCRIPT, 1, lease_key(game), f"{self.node}|{token}", channel, payload)
-                    fenced.append(game)
-                elif item[0] == "plain":
-                    pipe.publish(item[1], item[2])
-                    fenced.append(None)
-                else:  # presence
-                    _, game, mine = item
-                    if mine is None:
-                        pipe.hdel(presence_key(game), self.node)
-                        note = {"t": "presence", "from": self.node, "p": None}
-                    else:
-                        pipe.hset(presence_key(game), self.node, dumps(mine.to_json()))
-                        note = {"t": "presence", "from": self.node, "p": mine.to_json()}
-                    pipe.publish(room_channel(game), dumps(note))
-                    fenced += [None, None]
-            try:
-                results = await pipe.execute(raise_on_error=False)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("cluster: %d messages not published", len(batch))
-                continue
-            for game, result in zip(fenced, results, strict=False):
-                if game is not None and result == -1:
-                    log.warning("game %s: state not published: this node no longer holds the lease", game)
+            await self._send([item for item in batch if item[0] != "release"])
+            for _, game, released in (item for item in batch if item[0] == "release"):
+                try:
+                    await self.leases.release(game, done=True)
+                except Exception as exc:
+                    if not released.done():
+                        released.set_exception(exc)
+                else:
+                    if not released.done():
+                        released.set_result(None)
+
+    async def _send(self, batch: list[tuple[Any, ...]]) -> None:
+        """Publishes `batch` (state notes fenced by their lease, room notes, presence) in one pipeline."""
+        if not batch:
+            return
+        pipe = self.redis.pipeline(transaction=False)
+        fenced: list[int | None] = []
+        for item in batch:
+            if item[0] == "fenced":
+                _, game, channel, payload = item
+                token = self.leases.token(game)
+                if token is None:
+                    continue
+                pipe.eval(PUBLISH_SCRIPT, 1, lease_key(game), f"{self.node}|{token}", channel, payload)
+                fenced.append(game)
+            elif item[0] == "plain":
+                pipe.publish(item[1], item[2])
+                fenced.append(None)
+            else:  # presence
+                _, game, mine = item
+                if mine is None:
+                    pipe.hdel(presence_key(game), self.node)
+                    note = {"t": "presence", "from": self.node, "p": None}
+                else:
+                    pipe.hset(presence_key(game), self.node, dumps(mine.to_json()))
+                    note = {"t": "presence", "from": self.node, "p": mine.to_json()}
+                pipe.publish(room_channel(game), dumps(note))
+                fenced += [None, None]
+        try:
+            results = await pipe.execute(raise_on_error=False)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("cluster: %d messages not published", len(batch))
+            return
+        for game, result in zip(fenced, results, strict=False):
+            if game is not None and result == -1:
+                log.warning("game %s: state not published: this node no longer holds the lease", game)
 
     # ---- receiving -----------------------------------------------------------------------------------------
     async def _listen(self) -> None:
@@ -510,8 +546,8 @@ class Cluster:
         kind = note.get("t")
         conns: list[Conn] = list(self.hub.rooms.get(game, ()))
         if kind == "state":
-            if game in self.hub.matches:
-                return  # this node owns the game (a stale owner's note never passes the fence)
+            if game in self.hub.matches or note.get("to", self.node) != self.node:
+                return  # this node owns the game (a stale owner's note never passes the fence), or not for us
             ply, views = note["ply"], note["views"]
             seat_of = {int(k): v for k, v in note.get("seats", {}).items()}
             reseated = False
@@ -551,10 +587,13 @@ class Cluster:
         elif kind == "presence":
             self._alive.add(note["from"])  # it speaks: alive, even if it joined after the last heartbeat
             nodes = self._remote.setdefault(game, {})
+            before = nodes.get(note["from"])
             if note.get("p") is None:
                 nodes.pop(note["from"], None)
             else:
-                nodes[note["from"]] = Presence.from_json(note["p"])
+                now = nodes[note["from"]] = Presence.from_json(note["p"])
+                if before is None or not (now.occupants <= before.occupants and now.seats <= before.seats):
+                    self._catch_up(game, note["from"])
             self._presence_changed(game)
 
     # ---- routing -------------------------------------------------------------------------------------------
