@@ -38,6 +38,9 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 HERE = Path(__file__).resolve().parent
+# Seconds without any message on a live game's socket: a stalled game. Every seat answers at once, so a quiet
+# socket means a state that never came; it is counted as an error ("stalled") and the table plays on.
+STALL_AFTER = 5.0
 ANCHORS = {"relay": "relay_anchor.py", "game anchor": "game_anchor.py"}  # measured in this order
 
 
@@ -162,9 +165,10 @@ async def _player(
     stats: Stats,
     stop: list[float],
     measuring: list[bool],
+    stall_after: float = STALL_AFTER,
 ) -> None:
-    """One seat: plays random legal moves until its game ends or the stop time; a dropped connection is
-    counted as an error, and the table goes on with a new game."""
+    """One seat: plays random legal moves until its game ends or the stop time; a dropped connection or a
+    game that stalls is counted as an error, and the table goes on with a new game."""
     # A generous opening timeout: 500 tables open 1,000 sockets at once at the start.
     url = f"{ws_base}/ws/games/{game_id}"
     try:
@@ -172,13 +176,18 @@ async def _player(
             await ws.send(orjson.dumps({"type": "hello", "token": token}).decode())
             sent_at: float | None = None
             ply_sent = -1
+            heard = time.monotonic()
             while True:
                 try:
                     raw = await asyncio.wait_for(ws.recv(), 1.0)
                 except TimeoutError:
                     if time.monotonic() > stop[0]:  # the others left at the stop time
                         return
+                    if time.monotonic() - heard > stall_after:
+                        stats.error("stalled")
+                        return
                     continue
+                heard = time.monotonic()
                 msg = orjson.loads(raw)
                 if msg["type"] == "error":
                     stats.error(msg.get("code", "?"))

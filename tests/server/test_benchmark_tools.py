@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 import pytest
 from fastapi.testclient import TestClient
+from websockets.asyncio.server import ServerConnection, serve
 
 from tests import asyncrun
 
@@ -108,3 +112,26 @@ def test_the_server_cpu_counts_its_store_process_too() -> None:
         child.kill()
         child.wait()
     assert spent >= 0.25
+
+
+def test_a_game_that_stops_answering_counts_as_stalled() -> None:
+    """A seat that hears nothing on a live game leaves it as an error, instead of waiting for the stop time
+    (a cluster once left the players on other nodes waiting at every game's end, unseen)."""
+
+    async def silent(ws: ServerConnection) -> None:
+        await ws.recv()  # the hello
+        state = {"type": "state", "ply": 0, "status": "live", "your_turn": False, "legal_moves": []}
+        await ws.send(orjson.dumps(state).decode())
+        await ws.wait_closed()  # silent until the seat leaves
+
+    async def scenario() -> tuple[server_load.Stats, float]:
+        async with serve(silent, "127.0.0.1", 0) as server:
+            port = server.sockets[0].getsockname()[1]
+            stats, started = server_load.Stats(), time.monotonic()
+            stop, measuring = [started + 60], [True]
+            url, rng = f"ws://127.0.0.1:{port}", random.Random(1)
+            await server_load._player(url, 1, "token", rng, stats, stop, measuring, stall_after=1.0)
+            return stats, time.monotonic() - started
+
+    stats, took = asyncrun.run(scenario())
+    assert stats.codes == {"stalled": 1} and took < 30
