@@ -5,9 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+import redis
 
+from tests.cluster.nodes import Shared
 from tests.cluster.redisd import RedisServer
 from tests.store.conftest import pg_cluster  # noqa: F401  (the throwaway PostgreSQL fixture)
+from tests.store.pg import PgCluster
+from throne.store import Database
 
 
 @pytest.fixture(scope="session")
@@ -18,3 +22,17 @@ def redis_server() -> Iterator[RedisServer]:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture
+def shared(pg_cluster: PgCluster, redis_server: RedisServer) -> Iterator[Shared]:  # noqa: F811
+    url = pg_cluster.new_database()
+    db = Database(url)
+    db.upgrade()  # once, before the nodes start (they would all migrate at once)
+    db.dispose()
+    client = redis.Redis.from_url(redis_server.url)
+    client.flushdb()
+    try:
+        yield Shared(url, redis_server.url, client)
+    finally:
+        client.close()

@@ -11,15 +11,27 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import httpx
+import redis
 from websockets.sync.client import ClientConnection, connect
 
 from tests.processes import free_port, terminate
 
 SRC = Path(__file__).resolve().parents[2] / "src"
+
+
+@dataclass
+class Shared:
+    """What a test's nodes share: a new, migrated PostgreSQL database and an emptied Redis (the `shared`
+    fixture)."""
+
+    database: str
+    redis_url: str
+    redis: redis.Redis
 
 
 def until(check: Callable[[], Any], deadline_s: float, what: str, every: float = 0.05) -> Any:
@@ -158,3 +170,27 @@ class Player:
     def move(self, move: str, ply: int) -> None:
         assert self.ws is not None
         self.ws.send(json.dumps({"type": "move", "move": move, "ply": ply}))
+
+
+def ready_nodes(
+    prefix: str, count: int, database: str, redis: str, log_dir: Path, lease_ttl: float
+) -> list[Node]:
+    """`count` nodes named prefix0, prefix1, …, once every one is ready (stopped again if one is not)."""
+    nodes = [Node(f"{prefix}{i}", database, redis, log_dir, lease_ttl) for i in range(count)]
+    try:
+        until(lambda: all(n.ready() for n in nodes), 120, f"{count} ready nodes", every=0.2)
+    except BaseException:
+        for n in nodes:
+            n.stop()
+        raise
+    return nodes
+
+
+def leaders_table(ann: Player, bob: Player) -> int:
+    """`ann` makes a Leaders table on her node and `bob` joins it on his, which starts the game there (and
+    so owns it); returns the game id, both players' tokens set."""
+    made = ann.http.post("/api/games", json={"game": "leaders"}).json()
+    ann.token, ann.game_id = made["token"], made["game"]["id"]
+    joined = bob.http.post(f"/api/games/{ann.game_id}/join", json={}).json()
+    bob.token, bob.game_id = joined["token"], ann.game_id
+    return ann.game_id

@@ -17,9 +17,7 @@ import pytest
 import redis
 import sqlalchemy as sa
 
-from tests.cluster.nodes import Node, Player, until
-from tests.cluster.redisd import RedisServer
-from tests.store.pg import PgCluster
+from tests.cluster.nodes import Node, Player, Shared, leaders_table, ready_nodes, until
 from throne.server.games import kind_of, rebuild
 from throne.store import Database, Repo
 
@@ -116,27 +114,18 @@ def _check_log_and_views(repo: Repo, engine: Any, game: int, players: list[Playe
 
 @pytest.mark.postgres
 @pytest.mark.xdist_group("postgres")
-def test_games_survive_their_owner_across_three_nodes(
-    pg_cluster: PgCluster, redis_server: RedisServer, tmp_path: Path
-) -> None:
-    url = pg_cluster.new_database()
-    db = Database(url)
-    db.upgrade()  # once, before the nodes start (they would all migrate at once)
+def test_games_survive_their_owner_across_three_nodes(shared: Shared, tmp_path: Path) -> None:
+    db = Database(shared.database)
     repo = Repo(db)
-    r = redis.Redis.from_url(redis_server.url)
-    r.flushdb()
+    r = shared.redis
     rng = random.Random(16)
-    nodes = [Node(f"n{i}", url, redis_server.url, tmp_path, LEASE_TTL) for i in range(3)]
+    nodes = ready_nodes("n", 3, shared.database, shared.redis_url, tmp_path, LEASE_TTL)
     players: list[Player] = []
     try:
-        until(lambda: all(n.ready() for n in nodes), 120, "three ready nodes", every=0.2)
         a, b, c = nodes
         # Leaders: ann creates the table on a, bob's join on b starts it: b owns it.
         ann, bob = Player(a, "ann"), Player(b, "bob")
-        made = ann.http.post("/api/games", json={"game": "leaders"}).json()
-        ann.token, ann.game_id = made["token"], made["game"]["id"]
-        joined = bob.http.post(f"/api/games/{ann.game_id}/join", json={}).json()
-        bob.token, bob.game_id = joined["token"], ann.game_id
+        leaders_table(ann, bob)
         # Hidden Leaders, two people and two bots: carl creates on c, dora's join on b starts it.
         carl, dora = Player(c, "carl"), Player(b, "dora")
         made = carl.http.post(
@@ -219,5 +208,4 @@ def test_games_survive_their_owner_across_three_nodes(
             p.close()
         for n in nodes:
             n.stop()
-        r.close()
         db.dispose()

@@ -9,12 +9,8 @@ import json
 from pathlib import Path
 
 import pytest
-import redis
 
-from tests.cluster.nodes import Node, Player, until
-from tests.cluster.redisd import RedisServer
-from tests.store.pg import PgCluster
-from throne.store import Database
+from tests.cluster.nodes import Player, Shared, leaders_table, ready_nodes, until
 
 STEP = 30.0  # seconds any one step may take on a loaded machine
 
@@ -24,27 +20,16 @@ RESIGNS = ["on the owner's node", "on the other node"]
 
 @pytest.mark.postgres
 @pytest.mark.xdist_group("postgres")
-def test_every_player_sees_the_game_end_whichever_node_it_ends_on(
-    pg_cluster: PgCluster, redis_server: RedisServer, tmp_path: Path
-) -> None:
-    url = pg_cluster.new_database()
-    db = Database(url)
-    db.upgrade()  # once, before the nodes start
-    db.dispose()
-    r = redis.Redis.from_url(redis_server.url)
-    r.flushdb()
-    nodes = [Node(f"e{i}", url, redis_server.url, tmp_path, 3.0) for i in range(2)]
+def test_every_player_sees_the_game_end_whichever_node_it_ends_on(shared: Shared, tmp_path: Path) -> None:
+    r = shared.redis
+    nodes = ready_nodes("e", 2, shared.database, shared.redis_url, tmp_path, 3.0)
     players: list[Player] = []
     try:
-        until(lambda: all(n.ready() for n in nodes), 120, "two ready nodes", every=0.2)
         owner, other = nodes
         for resigns in RESIGNS:
             ann, bob = Player(other, "ann"), Player(owner, "bob")
             players += [ann, bob]
-            made = ann.http.post("/api/games", json={"game": "leaders"}).json()
-            ann.token, ann.game_id = made["token"], made["game"]["id"]
-            joined = bob.http.post(f"/api/games/{ann.game_id}/join", json={}).json()
-            bob.token, bob.game_id = joined["token"], ann.game_id  # bob's join on `owner` starts it there
+            leaders_table(ann, bob)  # bob's join on `owner` starts it there
             lease = r.get(f"throne:lease:{ann.game_id}")
             assert lease is not None and lease.decode().startswith(f"{owner.name}|")
             ann.connect(other)
@@ -63,4 +48,3 @@ def test_every_player_sees_the_game_end_whichever_node_it_ends_on(
             p.close()
         for n in nodes:
             n.stop()
-        r.close()
