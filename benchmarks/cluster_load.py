@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -74,6 +75,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0, help="measured seconds per configuration")
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds played before measuring")
     args = parser.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # a stopped benchmark stops its clusters too
     levels = [Level("leaders", 2, args.games)] if args.games else []
     if args.hidden:
         levels.append(Level("hidden-leaders", 4, args.hidden))
