@@ -102,3 +102,23 @@ def test_an_ending_or_a_takeback_by_an_owner_with_an_older_fencing_token_is_stal
     assert repo.moves(game) == [(0, "a")] and repo.get_game(game).status == "live"
     repo.finish_game(game, 1, {"winner": 0}, fence=4)
     assert repo.get_game(game).status == "finished"
+
+
+def test_groups_of_every_size_share_a_few_compiled_statements(repo: Repo) -> None:
+    """Groups of 1 to 17 moves are written with updates of 1, 2, 4, 8, 16 and 32 rows (the spare rows repeat
+    the last move) and a one-row insert, and each group still stores exactly its own moves."""
+    games = [_live(repo) for _ in range(17)]
+    for ply in range(17):
+        size = ply + 1  # this round: one group of `size` games, one of the others
+        moves = [NewMove(g, ply, 0, f"{g}.{ply}", clock={"at": ply} if g % 2 else None) for g in games]
+        for group in (moves[:size], moves[size:]):
+            if group:
+                assert repo.append_moves(group) == [None] * len(group)
+    shapes = repo.move_log.shapes()
+    assert {kind for kind, _ in shapes} == {"advance", "clocks", "insert"}
+    assert {rows for kind, rows in shapes if kind == "advance"} == {1, 2, 4, 8, 16, 32}
+    assert [rows for kind, rows in shapes if kind == "insert"] == [1]
+    for g in games:
+        assert repo.moves(g) == [(0, f"{g}.{ply}") for ply in range(17)]
+        assert repo.get_game(g).ply == 17
+        assert repo.get_game(g).clock == ({"at": 16} if g % 2 else None)

@@ -60,8 +60,14 @@ class Prepared:
 
 
 class MoveLog:
-    """The group commit's three statements, compiled on first use per dialect and number of rows (a group
-    holds at most `commit.MAX_GROUP` moves, so there are at most that many shapes of each)."""
+    """The group commit's statements, compiled on first use per dialect and shape.
+
+    Groups come in every size from 1 to `commit.MAX_GROUP`, and compiling a statement of a hundred rows costs
+    tens of milliseconds, so sizes share shapes: the two updates are compiled for the next power of two of
+    rows and the spare rows repeat the last move (a repeated `(game, ply)` pair or CASE branch changes
+    nothing), and the insert is one row's statement sent with the driver's executemany. A server thus
+    compiles at most ~9 statements of each kind, whatever mix of group sizes its load brings.
+    """
 
     def __init__(self) -> None:
         self._cache: dict[tuple[Dialect, str, int], Prepared] = {}
@@ -75,44 +81,68 @@ class MoveLog:
             prepared = self._cache[key] = Prepared(build(rows), c.dialect)
         return prepared
 
+    def shapes(self) -> list[tuple[str, int]]:
+        """The (statement, rows) shapes compiled so far, sorted: what a long-running server keeps."""
+        return sorted((kind, rows) for _, kind, rows in self._cache)
+
     def advance(self, c: Connection, moves: Sequence[NewMove]) -> set[int]:
         """Moves each live game of `moves` from exactly its move's ply to the next, where the stored fencing
         token is not newer than the move's; returns the ids of the games it moved."""
         fenced = any(m.fence is not None for m in moves)
+        rows = _rows(len(moves))
         values: dict[str, Any] = {}
-        for i, m in enumerate(moves):
+        for i, m in enumerate(_filled(moves, rows)):
             values[f"g_{i}"], values[f"p_{i}"] = m.game_id, m.ply
             if fenced:
                 values[f"f_{i}"] = m.fence
         build = _advance_fenced if fenced else _advance
-        statement = self._prepared(c, "advance-fenced" if fenced else "advance", len(moves), build)
+        statement = self._prepared(c, "advance-fenced" if fenced else "advance", rows, build)
         return {row[0] for row in statement.execute(c, values)}
 
     def set_clocks(self, c: Connection, moves: Sequence[NewMove]) -> None:
         """Stores each move's clock snapshot in its game (moves without one are left out)."""
         timed = [m for m in moves if m.clock is not None]
         if timed:
+            rows = _rows(len(timed))
             values: dict[str, Any] = {}
-            for i, m in enumerate(timed):
+            for i, m in enumerate(_filled(timed, rows)):
                 values[f"g_{i}"], values[f"c_{i}"] = m.game_id, m.clock
-            self._prepared(c, "clocks", len(timed), _set_clocks).execute(c, values)
+            self._prepared(c, "clocks", rows, _set_clocks).execute(c, values)
 
     def insert(self, c: Connection, moves: Sequence[NewMove], now: datetime) -> None:
-        """Inserts the moves into the log."""
+        """Inserts the moves into the log: one row's statement, executed for every move in one driver call."""
         if moves:
-            values: dict[str, Any] = {}
-            for i, m in enumerate(moves):
-                row = (m.game_id, m.ply, m.seat, m.move, m.clock, now)
-                for column, value in zip(_MOVE_COLUMNS, row, strict=True):
-                    values[f"{column}_{i}"] = value
-            self._prepared(c, "insert", len(moves), _insert_moves).execute(c, values)
+            statement = self._prepared(c, "insert", 1, _insert_moves)
+            rows = [
+                statement.params(
+                    {
+                        "game_id": m.game_id,
+                        "ply": m.ply,
+                        "seat": m.seat,
+                        "move": m.move,
+                        "clock": m.clock,
+                        "created_at": now,
+                    }
+                )
+                for m in moves
+            ]
+            c.exec_driver_sql(statement.sql, rows)
+
+
+def _rows(n: int) -> int:
+    """The shape a group of `n` moves is written with: the next power of two."""
+    return 1 << (n - 1).bit_length()
+
+
+def _filled(moves: Sequence[NewMove], rows: int) -> list[NewMove]:
+    """`moves`, its last move repeated up to `rows`."""
+    return [*moves, *[moves[-1]] * (rows - len(moves))]
 
 
 def _insert_moves(rows: int) -> ClauseElement:
+    """One row's insert (`rows` is always 1: see MoveLog.insert)."""
     table = Move.__table__
-    return insert(table).values(
-        [{c: bindparam(f"{c}_{i}", type_=table.c[c].type) for c in _MOVE_COLUMNS} for i in range(rows)]
-    )
+    return insert(table).values({c: bindparam(c, type_=table.c[c].type) for c in _MOVE_COLUMNS})
 
 
 def _advance(rows: int, fenced: bool = False) -> ClauseElement:
