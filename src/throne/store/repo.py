@@ -11,11 +11,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import bindparam, delete, func, insert, or_, select, update
+from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from throne.store import statements as sql
 from throne.store.db import Database
 from throne.store.models import Chat, ChatMute, Game, Move, Rating, Rematch, Seat, User, utcnow
 from throne.store.prepared import MoveLog
@@ -154,12 +155,7 @@ def _info(session: Session | Connection, game: Any) -> GameInfo:
 
 def _info_and_tokens(session: Session | Connection, game: Any) -> tuple[GameInfo, dict[str, int]]:
     """The GameInfo of `game`, and its seats' token hashes (the seat id of each): one read of the seats."""
-    seat_table, users = Seat.__table__, User.__table__
-    rows = session.execute(
-        select(seat_table, users.c.username)
-        .outerjoin(users, users.c.id == seat_table.c.user_id)
-        .where(seat_table.c.game_id == game.id)
-    ).all()  # plain rows: no ORM objects to build for a read
+    rows = session.execute(sql.SEATS_WITH_USERNAMES, {"game_id": game.id}).all()  # plain rows: no ORM objects
     seats = [
         SeatInfo(
             s.id,
@@ -202,9 +198,7 @@ def _info_and_tokens(session: Session | Connection, game: Any) -> tuple[GameInfo
 
 def _game_row(c: Connection, game_id: int, for_update: bool = False) -> Any:
     """The games table's row of `game_id` (raises NotFound); `for_update` locks it where the database can."""
-    games = Game.__table__
-    query = select(games).where(games.c.id == game_id)
-    row = c.execute(query.with_for_update() if for_update else query).first()
+    row = c.execute(sql.GAME_ROW_LOCKED if for_update else sql.GAME_ROW, {"game_id": game_id}).first()
     if row is None:
         raise NotFound(f"no game {game_id}")
     return row
@@ -212,13 +206,13 @@ def _game_row(c: Connection, game_id: int, for_update: bool = False) -> Any:
 
 def _finish(c: Connection, finished: Sequence[NewMove], now: datetime) -> None:
     """Marks the games that `finished` end finished, and runs their rating updates, in `c`'s transaction."""
-    games = Game.__table__
-    for m in finished:
-        c.execute(
-            update(games)
-            .where(games.c.id == m.game_id)
-            .values(status="finished", result=m.result, finished_at=now)
-        )
+    c.execute(
+        sql.UPDATE_GAME,
+        [
+            {"game_id": m.game_id, "status": "finished", "result": m.result, "finished_at": now}
+            for m in finished
+        ],
+    )
     rated = [m for m in finished if m.rate is not None]
     if rated:
         with Session(bind=c) as s:  # joins the transaction of `c`, which commits it with the moves
@@ -295,7 +289,7 @@ class Repo:
                 if taken is not None:
                     raise UsernameTaken(f"the username {username!r} is taken")
             try:
-                (user_id,) = c.execute(insert(users).values(values)).inserted_primary_key
+                (user_id,) = c.execute(sql.INSERT_USER, values).inserted_primary_key
             except IntegrityError as exc:
                 raise UsernameTaken(f"the username {username!r} is taken") from exc
         return User(id=user_id, **values)
@@ -352,7 +346,6 @@ class Repo:
         seats: Iterable[SeatSpec],
         clock: dict[str, Any] | None = None,
     ) -> GameInfo:
-        games, seat_table = Game.__table__, Seat.__table__
         specs = list(seats)
         for spec in specs:
             if not 0 <= spec.seat < players:
@@ -371,9 +364,9 @@ class Repo:
             "clock": clock,
         }
         with self.db.engine.begin() as c:
-            (game_id,) = c.execute(insert(games).values(values)).inserted_primary_key
+            (game_id,) = c.execute(sql.INSERT_GAME, values).inserted_primary_key
             if specs:
-                c.execute(insert(seat_table), [_seat_row(game_id, spec) for spec in specs])
+                c.execute(sql.INSERT_SEAT, [_seat_row(game_id, spec) for spec in specs])
             return _info(c, _game_row(c, game_id))
 
     @reads
@@ -412,16 +405,11 @@ class Repo:
         self, game_id: int, seat: int | None, *, user_id: int, name: str, token_hash: str
     ) -> tuple[GameInfo, int]:
         """Takes a free table place (the lowest when `seat` is None); returns the game and the place."""
-        seat_table = Seat.__table__
         with self.db.engine.begin() as c:
             row = _game_row(c, game_id, for_update=True)
             if row.status != "open":
                 raise NotOpen(f"game {game_id} is {row.status}, seats can no longer be taken")
-            places = c.execute(
-                select(seat_table.c.seat, seat_table.c.user_id, seat_table.c.kind).where(
-                    seat_table.c.game_id == game_id
-                )
-            ).all()
+            places = c.execute(sql.PLACES, {"game_id": game_id}).all()
             # checked here, in the write, so two joins cannot both pass
             if any(p.user_id == user_id and p.kind == "human" for p in places):
                 raise AlreadySeated(f"you already sit at game {game_id}")
@@ -437,7 +425,7 @@ class Repo:
                 raise SeatTaken(f"seat {seat} of game {game_id} is taken")
             spec = SeatSpec(seat, "human", name, user_id=user_id, token_hash=token_hash)
             try:
-                c.execute(insert(seat_table).values(_seat_row(game_id, spec)))
+                c.execute(sql.INSERT_SEAT, _seat_row(game_id, spec))
             except IntegrityError as exc:
                 raise SeatTaken(f"seat {seat} of game {game_id} is taken") from exc
             return _info(c, row), seat
@@ -479,30 +467,21 @@ class Repo:
         `seed` is the game's secret (a hex string, stored in `secret`); an integer is stored as a legacy
         seed (games dealt by the old generator; tests).
         """
-        games, seat_table = Game.__table__, Seat.__table__
         with self.db.engine.begin() as c:
             row = _game_row(c, game_id, for_update=True)
             if row.status != "open":
                 raise NotOpen(f"game {game_id} is {row.status}")
-            places = dict(
-                c.execute(
-                    select(seat_table.c.seat, seat_table.c.id).where(seat_table.c.game_id == game_id)
-                ).all()
-            )
+            places = {p.seat: p.id for p in c.execute(sql.PLACES, {"game_id": game_id})}
             if sorted(places) != list(range(row.players)) or sorted(order) != list(range(row.players)):
                 raise Conflict(f"game {game_id} is not full")
             # two steps keep (game, seat) unique after each statement: every place to -1 - place first
-            move_seats = update(seat_table).where(seat_table.c.id == bindparam("seat_id"))
-            c.execute(move_seats, [{"seat_id": i, "seat": -1 - p} for p, i in places.items()])
+            c.execute(sql.UPDATE_SEAT, [{"seat_id": i, "seat": -1 - p} for p, i in places.items()])
             # a side asked for is now given (or not): a live seat is its engine seat
             given = [{"seat_id": places[place], "seat": e, "side": None} for e, place in enumerate(order)]
-            c.execute(move_seats, given)
+            c.execute(sql.UPDATE_SEAT, given)
             secret, legacy_seed = (seed, None) if isinstance(seed, str) else (None, seed)
-            c.execute(
-                update(games)
-                .where(games.c.id == game_id)
-                .values(secret=secret, seed=legacy_seed, status="live", started_at=utcnow(), ply=0)
-            )
+            started = {"status": "live", "started_at": utcnow(), "ply": 0}
+            c.execute(sql.UPDATE_GAME, {"game_id": game_id, "secret": secret, "seed": legacy_seed, **started})
             return _info_and_tokens(c, _game_row(c, game_id))
 
     def append_move(
@@ -608,14 +587,15 @@ class Repo:
 
         Raises StalePly when the game is not live at exactly `ply` (or `fence`, a cluster owner's token, is
         older than the game's)."""
-        with self.db.sessions.begin() as s:
+        with self.db.engine.begin() as c:
             values: dict[str, Any] = {"status": "finished", "result": result, "finished_at": utcnow()}
             if clock is not None:
                 values["clock"] = clock
-            _update_live_game(s, game_id, ply, values, fence)
+            _update_live_game(c, game_id, ply, values, fence)
             if rate is not None:
-                s.flush()
-                rate(s, _info(s, s.get(Game, game_id)))
+                with Session(bind=c) as s:  # joins the transaction of `c`
+                    rate(s, _info(s, s.get(Game, game_id)))
+                    s.flush()
 
     def add_chat(
         self,
@@ -885,12 +865,15 @@ def _move_live_game(
     _update_live_game(s, game_id, ply, values, fence)
 
 
-def _update_live_game(s: Session, game_id: int, ply: int, values: dict[str, Any], fence: int | None) -> None:
+def _update_live_game(
+    s: Session | Connection, game_id: int, ply: int, values: dict[str, Any], fence: int | None
+) -> None:
     """Writes `values` into a game that is live at exactly `ply`; StalePly otherwise, and when `fence` (a
     cluster owner's token) is older than the game's stored token."""
-    where = [Game.id == game_id, Game.status == "live", Game.ply == ply]
-    if fence is not None:
-        where.append(or_(Game.fence.is_(None), Game.fence <= fence))
-    done = s.execute(update(Game).where(*where).values(**values))
+    guard = {"game_id": game_id, "at_ply": ply}
+    if fence is None:
+        done = s.execute(sql.UPDATE_LIVE_GAME, {**guard, **values})
+    else:
+        done = s.execute(sql.UPDATE_LIVE_GAME_FENCED, {**guard, "fence_token": fence, **values})
     if done.rowcount != 1:
         raise StalePly(f"game {game_id} is not live at ply {ply}")
