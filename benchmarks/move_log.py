@@ -37,7 +37,11 @@ def _live_games(repo: Repo, n: int) -> list[int]:
 
 def measure(sizes: tuple[int, int], timed: bool, groups: int) -> float:
     """µs of CPU per move appended in groups of `sizes[0]` to `sizes[1]` moves (drawn at random)."""
-    repo = Repo(Database(default_sqlite_url(tempfile.mkdtemp(prefix="throne-movelog-"))))
+    with tempfile.TemporaryDirectory(prefix="throne-movelog-") as folder:
+        return _measure(Repo(Database(default_sqlite_url(folder))), sizes, timed, groups)
+
+
+def _measure(repo: Repo, sizes: tuple[int, int], timed: bool, groups: int) -> float:
     repo.db.upgrade()
     games = _live_games(repo, max(2 * sizes[1], 20))
     ply = dict.fromkeys(games, 0)
