@@ -62,7 +62,7 @@ def _measure(repo: Repo, sizes: tuple[int, int], timed: bool, groups: int) -> fl
 
 
 def _sizes(text: str) -> tuple[int, int]:
-    """"40" -> (40, 40); "1-100" -> (1, 100)."""
+    """A size or a range of sizes: 40 -> (40, 40); 1-100 -> (1, 100)."""
     low, _, high = text.partition("-")
     return int(low), int(high or low)
 

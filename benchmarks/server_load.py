@@ -311,6 +311,11 @@ def _median(rows: list[dict[str, float]], key: str) -> float:
     return statistics.median(values) if values else float("nan")
 
 
+def _counts(text: str) -> list[int]:
+    """The numbers of games of a comma-separated list, zeros left out ("0" measures nothing)."""
+    return [n for n in (int(x) for x in text.split(",") if x.strip()) if n > 0]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -335,13 +340,13 @@ def main() -> None:
         "--url", default=None, help="an already running server (default: start `throne serve`)"
     )
     args = parser.parse_args()
-    levels: list[Level] = [Level("leaders", 2, int(n)) for n in args.games.split(",") if n]
+    levels: list[Level] = [Level("leaders", 2, n) for n in _counts(args.games)]
     if args.clock:
         minutes, increment = (int(x) for x in args.clock.split("+"))
         control = (minutes, increment)
         clocked = args.clock_games or args.games
-        levels += [Level("leaders", 2, int(n), control) for n in clocked.split(",") if n]
-    levels += [Level("hidden-leaders", 4, int(n)) for n in args.hidden.split(",") if n]
+        levels += [Level("leaders", 2, n, control) for n in _counts(clocked)]
+    levels += [Level("hidden-leaders", 4, n) for n in _counts(args.hidden)]
     procs: list[subprocess.Popen] = []
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # a stopped benchmark stops its servers too
     try:

@@ -135,3 +135,11 @@ def test_a_game_that_stops_answering_counts_as_stalled() -> None:
 
     stats, took = asyncrun.run(scenario())
     assert stats.codes == {"stalled": 1} and took < 30
+
+
+@pytest.mark.parametrize(
+    ("text", "levels"),
+    [("10,100,500", [10, 100, 500]), ("0", []), ("", []), ("25, 0,", [25])],
+)
+def test_the_load_benchmark_measures_only_levels_with_games(text: str, levels: list[int]) -> None:
+    assert server_load._counts(text) == levels
