@@ -1,10 +1,10 @@
 """The store's most frequent statements, built once at import rather than on every call.
 
-Building a statement (select, where, join) costs a busy server more than running it: an insert built per
-call took ~430 µs, the same insert built once ~230 µs; a game's row and its seats' select, ~300 µs against
-~130 µs (docs/BENCHMARKS.md). SQLAlchemy compiles each of these once and caches it; the values travel as
-bound parameters: `game_id` and `seat_id` in the WHERE clauses, and every column named in the values given to
-an insert or an update.
+Building a statement (select, where, join) on every call cost the write process about as much as running
+it: with these built once, a game's set-up and end took 3.1 ms of store CPU instead of about 5
+(docs/BENCHMARKS.md). SQLAlchemy compiles each of these once and caches it; the values travel as bound
+parameters: `game_id` and `seat_id` in the WHERE clauses, and every column named in the values given to an
+insert or an update.
 """
 
 from __future__ import annotations
