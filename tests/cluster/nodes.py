@@ -110,6 +110,8 @@ class Player:
         self.game_id = 0
         self.seat: int | None = None
         self.ws: ClientConnection | None = None
+        # the open socket's context (websockets deprecates a connection not entered as a context manager)
+        self._socket = contextlib.ExitStack()
         self.node: Node | None = None
         self.state: dict[str, Any] | None = None
         self.errors: list[dict[str, Any]] = []
@@ -119,14 +121,15 @@ class Player:
         twin = Player.__new__(Player)
         twin.__dict__.update(
             name=self.name + "-twin", http=self.http, token=self.token, game_id=self.game_id, seat=None,
-            ws=None, node=None, state=None, errors=[],
+            ws=None, _socket=contextlib.ExitStack(), node=None, state=None, errors=[],
         )  # fmt: skip
         return twin
 
     def connect(self, node: Node) -> None:
         self.close()
         self.node = node
-        self.ws = connect(f"ws://127.0.0.1:{node.port}/ws/games/{self.game_id}", open_timeout=20)
+        url = f"ws://127.0.0.1:{node.port}/ws/games/{self.game_id}"
+        self.ws = self._socket.enter_context(connect(url, open_timeout=20))
         self.ws.send(json.dumps({"type": "hello", "token": self.token}))
         welcome = self.recv_until(lambda m: m["type"] == "welcome", 20)
         self.seat = welcome["seat"]
@@ -134,7 +137,7 @@ class Player:
     def close(self) -> None:
         if self.ws is not None:
             with contextlib.suppress(Exception):
-                self.ws.close()
+                self._socket.close()
             self.ws = None
 
     def _take(self, message: dict[str, Any]) -> None:
