@@ -8,10 +8,13 @@ Each client answers every state that asks it to move with a random move from the
 the latency of a move is the time from sending it to receiving the resulting state on the same socket
 (`throne serve` validates, commits to the database, then broadcasts every seat its view). All N games are
 set up first (not measured); finished games are replaced, so N games stay live for the whole measured
-window. The clients run in this one process, on the same machine as the servers. Every level is measured
-`--runs` times, the relay, the game anchor and `throne serve` one after the other each time; the table shows
-medians, and `throne serve`'s moves/s as a multiple of each anchor's in the same run ("× relay", "× game
-anchor"; a clocked level is compared with the anchors' unclocked level).
+window. Since every table starts its first game at once, the measure begins only after `--warmup` seconds
+and once the tables have replaced `--settle` games each on average (by then games of every age are being
+played and replaced, as on a server that has run for a while; measured sooner, the window holds fewer game
+set-ups than later on). The clients run in this one process, on the same machine as the servers. Every
+level is measured `--runs` times, the relay, the game anchor and `throne serve` one after the other each
+time; the table shows medians, and `throne serve`'s moves/s as a multiple of each anchor's in the same run
+("× relay", "× game anchor"; a clocked level is compared with the anchors' unclocked level).
 
     python benchmarks/server_load.py --games 10,100,500 --hidden 25 --seconds 20 --runs 3 --clock 5+3
 """
@@ -42,6 +45,7 @@ HERE = Path(__file__).resolve().parent
 # socket means a state that never came; it is counted as an error ("stalled") and the table plays on.
 STALL_AFTER = 5.0
 ANCHORS = {"relay": "relay_anchor.py", "game anchor": "game_anchor.py"}  # measured in this order
+SETTLE_MAX = 180.0  # seconds a level waits at most for its tables to replace their games before measuring
 
 
 def free_port() -> int:
@@ -96,6 +100,7 @@ class Stats:
     latencies: list[float] = field(default_factory=list)
     moves: int = 0
     games: int = 0
+    ended: int = 0  # games that ended, measured or not
     errors: int = 0
     codes: dict[str, int] = field(default_factory=dict)  # how many errors of each code
 
@@ -225,6 +230,7 @@ async def _table(
     while True:
         game_id, tokens = game
         await asyncio.gather(*(_player(ws_base, game_id, t, rng, stats, stop, measuring) for t in tokens))
+        stats.ended += 1
         if measuring[0]:
             stats.games += 1
         if time.monotonic() > stop[0]:
@@ -258,10 +264,19 @@ def _children(pid: int) -> list[int]:
     return kids
 
 
+async def settled(stats: Stats, games: float, limit: float = SETTLE_MAX) -> float:
+    """Waits until `games` games have ended (at most `limit` seconds); the seconds it waited."""
+    started = time.monotonic()
+    while stats.ended < games and time.monotonic() - started < limit:
+        await asyncio.sleep(0.1)
+    return time.monotonic() - started
+
+
 async def run_level(
-    base: str, level: Level, seconds: float, warmup: float, pid: int | None = None
+    base: str, level: Level, seconds: float, warmup: float, pid: int | None = None, settle: float = 0.0
 ) -> dict[str, float]:
-    """Sets up the level's games first (not measured), plays `warmup` seconds, then measures `seconds`."""
+    """Sets up the level's games first (not measured), plays `warmup` seconds and until its tables have
+    replaced `settle` games each on average, then measures `seconds`."""
     ws_base = base.replace("http", "ws", 1)
     stats = Stats()
     measuring = [False]
@@ -280,6 +295,7 @@ async def run_level(
         for i, (http, first) in enumerate(zip(clients, firsts, strict=True))
     ]
     await asyncio.sleep(warmup)
+    settling = await settled(stats, settle * level.games)
     measuring[0] = True
     started, cpu_started, client_started = time.perf_counter(), cpu_seconds(pid), time.process_time()
     stop[0] = time.monotonic() + seconds
@@ -293,6 +309,7 @@ async def run_level(
         await http.aclose()
     return {
         "moves_per_s": moves / elapsed,
+        "warmup_s": warmup + settling,
         "p50_ms": 1000 * statistics.median(lat),
         "p95_ms": 1000 * lat[min(len(lat) - 1, int(0.95 * len(lat)))],
         "moves": moves,
@@ -326,6 +343,12 @@ def main() -> None:
     )
     parser.add_argument("--seconds", type=float, default=20.0, help="measured seconds per level")
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds played before measuring")
+    parser.add_argument(
+        "--settle",
+        type=float,
+        default=1.0,
+        help="games each table replaces on average before measuring (0: measure after --warmup)",
+    )
     parser.add_argument("--runs", type=int, default=1, help="repetitions of every level (medians reported)")
     parser.add_argument(
         "--clock",
@@ -367,14 +390,15 @@ def main() -> None:
                 for name, (url, pid) in servers.items():
                     if name in ANCHORS and level.time_control is not None:
                         continue  # the anchors have no clocks
-                    r = asyncio.run(run_level(url, level, args.seconds, args.warmup, pid))
+                    r = asyncio.run(run_level(url, level, args.seconds, args.warmup, pid, args.settle))
                     results.setdefault((name, level), []).append(r)
                     print(
                         f"run {run + 1} {name} {level.game} x{level.games}"
                         f"{' clock' if level.time_control else ''}: {r['moves_per_s']:.0f} moves/s, "
                         f"p50 {r['p50_ms']:.1f} ms, p95 {r['p95_ms']:.1f} ms, {r['errors']} errors, "
                         f"server CPU {r['cpu_ms_per_move']:.2f} ms/move, "
-                        f"client CPU {r['client_cpu_ms_per_move']:.2f} ms/move",
+                        f"client CPU {r['client_cpu_ms_per_move']:.2f} ms/move, "
+                        f"measured after {r['warmup_s']:.0f} s of play",
                         file=sys.stderr,
                         flush=True,
                     )

@@ -186,7 +186,7 @@ def test_clocks_count_down_and_warn_on_low_time(contexts: Contexts) -> None:
         const { Clocks, formatMs } = await import('/static/js/clock.js');
         const frozen = performance.now();
         let shift = 0;
-        performance.now = () => frozen + shift;  // a fake clock: the page's time moves only when the test says
+        performance.now = () => frozen + shift;  // a fake clock: the page's time moves when the test says
         const box = document.createElement('div');
         document.body.append(box);
         const clocks = new Clocks(box);

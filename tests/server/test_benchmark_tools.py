@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import subprocess
@@ -143,3 +144,27 @@ def test_a_game_that_stops_answering_counts_as_stalled() -> None:
 )
 def test_the_load_benchmark_measures_only_levels_with_games(text: str, levels: list[int]) -> None:
     assert server_load._counts(text) == levels
+
+
+def test_a_level_is_measured_once_its_tables_replaced_their_games() -> None:
+    """Every table starts its first game at once: the measure waits until games have ended and been replaced
+    (a window at the start held fewer game set-ups than a server that has run for a while), or gives up."""
+
+    async def scenario() -> tuple[float, int, float]:
+        stats = server_load.Stats()
+
+        async def games_end() -> None:
+            for _ in range(5):
+                await asyncio.sleep(0.05)
+                stats.ended += 1
+
+        ending = asyncio.create_task(games_end())
+        waited = await server_load.settled(stats, 3, limit=30)
+        ended_then = stats.ended
+        await ending
+        gave_up = await server_load.settled(stats, 100, limit=0.3)
+        return waited, ended_then, gave_up
+
+    waited, ended_then, gave_up = asyncrun.run(scenario())
+    assert ended_then == 3 and 0.1 < waited < 10
+    assert 0.3 <= gave_up < 5
