@@ -313,6 +313,7 @@ async def run_level(
         "p50_ms": 1000 * statistics.median(lat),
         "p95_ms": 1000 * lat[min(len(lat) - 1, int(0.95 * len(lat)))],
         "moves": moves,
+        "games_ended": stats.games,  # in the measured window: each replaced by a new game's set-up
         "errors": stats.errors,
         "error_codes": stats.codes,  # type: ignore[dict-item]
         # the server's CPU time per move: what a move costs it, whatever else the shared machine runs
@@ -398,7 +399,7 @@ def main() -> None:
                         f"p50 {r['p50_ms']:.1f} ms, p95 {r['p95_ms']:.1f} ms, {r['errors']} errors, "
                         f"server CPU {r['cpu_ms_per_move']:.2f} ms/move, "
                         f"client CPU {r['client_cpu_ms_per_move']:.2f} ms/move, "
-                        f"measured after {r['warmup_s']:.0f} s of play",
+                        f"{r['games_ended']} games ended, measured after {r['warmup_s']:.0f} s of play",
                         file=sys.stderr,
                         flush=True,
                     )
