@@ -4,17 +4,17 @@
 and the game anchor (`game_anchor.py`: a minimal FastAPI WebSocket game server that plays every move on the
 engine and sends every seat its view).
 
-Each client answers every state that asks it to move with a random move from the state's `legal_moves`;
-the latency of a move is the time from sending it to receiving the resulting state on the same socket
-(`throne serve` validates, commits to the database, then broadcasts every seat its view). All N games are
-set up first (not measured); finished games are replaced, so N games stay live for the whole measured
-window. Since every table starts its first game at once, the measure begins only after `--warmup` seconds
-and once the tables have replaced `--settle` games each on average (by then games of every age are being
-played and replaced, as on a server that has run for a while; measured sooner, the window holds fewer game
-set-ups than later on). The clients run in this one process, on the same machine as the servers. Every
-level is measured `--runs` times, the relay, the game anchor and `throne serve` one after the other each
-time; the table shows medians, and `throne serve`'s moves/s as a multiple of each anchor's in the same run
-("× relay", "× game anchor"; a clocked level is compared with the anchors' unclocked level).
+Each client answers every state that asks it to move with a random move from the state's `legal_moves`; the
+latency of a move is the time from sending it to receiving the resulting state on the same socket (`throne
+serve` validates, commits to the database, then broadcasts every seat its view). All N games are set up first
+(not measured); finished games are replaced, so N games stay live for the whole measured window. Since every
+table starts its first game at once, the measure begins only after `--warmup` seconds and once the tables have
+replaced `--settle` games each on average (by then games of every age are being played and replaced, as on a
+server that has run for a while; measured sooner, a large level's window held few game ends and only the early
+plies of its games). The clients run in this one process, on the same machine as the servers. Every level is
+measured `--runs` times, the relay, the game anchor and `throne serve` one after the other each time; the
+table shows medians, and `throne serve`'s moves/s as a multiple of each anchor's in the same run ("× relay",
+"× game anchor"; a clocked level is compared with the anchors' unclocked level).
 
     python benchmarks/server_load.py --games 10,100,500 --hidden 25 --seconds 20 --runs 3 --clock 5+3
 """

@@ -148,14 +148,14 @@ def test_the_load_benchmark_measures_only_levels_with_games(text: str, levels: l
 
 def test_a_level_is_measured_once_its_tables_replaced_their_games() -> None:
     """Every table starts its first game at once: the measure waits until games have ended and been replaced
-    (a window at the start held fewer game set-ups than a server that has run for a while), or gives up."""
+    (at 500 games a window at the start held few game ends, and only early positions), or gives up."""
 
     async def scenario() -> tuple[float, int, float]:
         stats = server_load.Stats()
 
         async def games_end() -> None:
             for _ in range(5):
-                await asyncio.sleep(0.05)
+                await asyncio.sleep(0.3)
                 stats.ended += 1
 
         ending = asyncio.create_task(games_end())
@@ -166,5 +166,5 @@ def test_a_level_is_measured_once_its_tables_replaced_their_games() -> None:
         return waited, ended_then, gave_up
 
     waited, ended_then, gave_up = asyncrun.run(scenario())
-    assert ended_then == 3 and 0.1 < waited < 10
+    assert 3 <= ended_then <= 4 and 0.8 < waited < 10  # it waited for the third, not for every game
     assert 0.3 <= gave_up < 5
