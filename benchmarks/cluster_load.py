@@ -31,6 +31,7 @@ ENV = {  # one client address opens every game: the per-address abuse limits wou
     "THRONE_ABANDON_TIMEOUT": "3600",
     "THRONE_RATE_LIMITS": "off",
     "THRONE_MAX_SOCKETS_PER_IP": "100000",
+    "THRONE_MAX_OPEN_TABLES_PER_IP": "100000",  # finished games are replaced all at once
     "THRONE_WS_RATE_PER_S": "1000",
 }
 

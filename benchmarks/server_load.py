@@ -74,6 +74,7 @@ def start_server(data_dir: Path) -> tuple[subprocess.Popen, str]:
         "THRONE_ABANDON_TIMEOUT": "3600",
         "THRONE_RATE_LIMITS": "off",
         "THRONE_MAX_SOCKETS_PER_IP": "100000",
+        "THRONE_MAX_OPEN_TABLES_PER_IP": "100000",  # finished games are replaced all at once
         "THRONE_WS_RATE_PER_S": "1000",  # scripted clients answer at once, far faster than people
     }
     log = open(data_dir / "server.log", "wb")  # noqa: SIM115 - kept open for the server's lifetime

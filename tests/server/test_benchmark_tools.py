@@ -20,6 +20,7 @@ from fastapi.testclient import TestClient
 from websockets.asyncio.server import ServerConnection, serve
 
 from tests import asyncrun
+from throne.server.config import Settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
@@ -168,3 +169,18 @@ def test_a_level_is_measured_once_its_tables_replaced_their_games() -> None:
     waited, ended_then, gave_up = asyncrun.run(scenario())
     assert 3 <= ended_then <= 4 and 0.8 < waited < 10  # it waited for the third, not for every game
     assert 0.3 <= gave_up < 5
+
+
+def test_the_load_benchmark_server_takes_any_number_of_open_tables_from_one_address(tmp_path: Path) -> None:
+    """Every table of the benchmark comes from one address and many are replaced at once: the per-address
+    cap on open tables (10) refused most replacements at 500 games, and the clients waited and retried."""
+    proc, base = server_load.start_server(tmp_path)
+    try:
+        with httpx.Client(base_url=base, timeout=30) as client:
+            for n in range(Settings().max_open_tables_per_ip + 2):
+                client.cookies.clear()  # a new guest each time, as the benchmark's tables do
+                r = client.post("/api/games", json={"game": "leaders", "players": 2, "name": f"Load {n}"})
+                assert r.status_code == 201, r.text
+    finally:
+        proc.terminate()
+        proc.wait(30)

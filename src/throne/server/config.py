@@ -42,7 +42,9 @@ class Settings:
     secure_cookies: bool = False
     # Caps per account / client address (see throne.server.caps).
     max_open_tables_per_user: int = 3
-    max_open_tables_per_ip: int = 10
+    max_open_tables_per_ip: int = field(
+        default_factory=lambda: int(_env_float("THRONE_MAX_OPEN_TABLES_PER_IP", 10))
+    )
     max_bot_games_per_user: int = 3
     max_bot_games_per_ip: int = 6
     max_all_bot_games: int = 8
