@@ -7,6 +7,7 @@ import asyncio
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from fastapi.testclient import TestClient
@@ -14,7 +15,9 @@ from starlette.websockets import WebSocketDisconnect
 
 from tests.server.helpers import as_guest, hello, read_until
 from throne.server.app import create_app
+from throne.server.caps import Caps
 from throne.server.config import Settings
+from throne.server.ratelimit import client_key
 
 PASSWORD = "rook-to-e4!"
 OPEN = {"game": "leaders", "players": 2}
@@ -171,3 +174,30 @@ def test_game_sockets_per_address(make) -> None:
     with client.websocket_connect(path) as again:  # the closed ones were counted off
         again.send_json({"type": "ping"})
         assert again.receive_json()["type"] == "pong"
+
+
+def test_a_table_looks_up_only_its_own_address_games_and_forgets_those_over(monkeypatch) -> None:
+    """The open-table count of an address reads that address's remembered games only (a busy server
+    remembers thousands), and a game found over, or pushed out of memory, leaves no trace."""
+    asked: list[list[int]] = []
+    status = {1: "open", 2: "finished", 3: "open", 4: "open", 5: "live"}
+
+    class Hub:
+        matches = {5: object()}  # played here: live, never looked up
+        repo = SimpleNamespace(statuses="the repository's statuses")
+
+        async def db(self, _fn, ids):
+            asked.append(sorted(ids))
+            return {game_id: status[game_id] for game_id in ids}
+
+    caps = Caps(Settings(secret_key="t"))
+    for game_id, ip in ((1, "10.0.0.1"), (2, "10.0.0.1"), (3, "10.0.0.2"), (4, "10.0.0.1"), (5, "10.0.0.1")):
+        caps.created(game_id, ip)
+    assert asyncio.run(caps._open_from(Hub(), client_key("10.0.0.1"))) == 2
+    assert asked == [[1, 2, 4]]  # not game 3 (another address) nor 5 (live here)
+    assert asyncio.run(caps._open_from(Hub(), client_key("10.0.0.1"))) == 2
+    assert asked[-1] == [1, 4]  # game 2 was found over and forgotten
+    monkeypatch.setattr("throne.server.caps.REMEMBERED", 2)
+    caps.created(6, "10.0.0.3")
+    assert set(caps._creator_ip) == {5, 6}  # the oldest forgotten, by address too
+    assert caps._made_from == {client_key("10.0.0.1"): {5}, client_key("10.0.0.3"): {6}}

@@ -19,7 +19,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections import Counter, OrderedDict
+from collections import Counter, OrderedDict, defaultdict
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
@@ -50,6 +50,8 @@ class Caps:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self._creator_ip: OrderedDict[int, str] = OrderedDict()
+        self._made_from: defaultdict[str, set[int]] = defaultdict(set)  # the same, by address: a table
+        # made from one address looks at that address's games only, not at every game remembered
         self._sockets: Counter[str] = Counter()
         self._creator_away: dict[int, float] = {}  # open table -> since when its creator is not connected
 
@@ -98,21 +100,31 @@ class Caps:
             )
 
     async def _open_from(self, hub: Hub, key: str) -> int:
-        ids = [game_id for game_id, k in self._creator_ip.items() if k == key]
         # a game this process plays is live, not open: only the others are looked up
-        ids = [game_id for game_id in ids if game_id not in hub.matches]
+        ids = [game_id for game_id in self._made_from.get(key, ()) if game_id not in hub.matches]
         if not ids:
             return 0
         statuses = await hub.db(hub.repo.statuses, ids)
         for game_id, status in statuses.items():
             if status not in ("open", "live"):
-                self._creator_ip.pop(game_id, None)  # over: forget it
+                self._forget(game_id)  # over
         return sum(1 for status in statuses.values() if status == "open")
 
     def created(self, game_id: int, ip: str | None) -> None:
-        self._creator_ip[game_id] = client_key(ip)
+        self._forget(game_id)
+        key = self._creator_ip[game_id] = client_key(ip)
+        self._made_from[key].add(game_id)
         while len(self._creator_ip) > REMEMBERED:
-            self._creator_ip.popitem(last=False)
+            self._forget(next(iter(self._creator_ip)))
+
+    def _forget(self, game_id: int) -> None:
+        key = self._creator_ip.pop(game_id, None)
+        if key is None:
+            return
+        made = self._made_from[key]
+        made.discard(game_id)
+        if not made:
+            del self._made_from[key]
 
     # ---- stale tables ------------------------------------------------------------------------------------
     async def sweep(self, hub: Hub, clock: float | None = None) -> int:
@@ -125,7 +137,7 @@ class Caps:
         )
         aborted += await self._creators_gone(hub, time.monotonic() if clock is None else clock)
         for info in aborted:
-            self._creator_ip.pop(info.id, None)
+            self._forget(info.id)
             self._creator_away.pop(info.id, None)
             hub.broadcast_table(info)
         if aborted:
