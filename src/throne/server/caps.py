@@ -50,8 +50,8 @@ class Caps:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self._creator_ip: OrderedDict[int, str] = OrderedDict()
-        self._made_from: defaultdict[str, set[int]] = defaultdict(set)  # the same, by address: a table
-        # made from one address looks at that address's games only, not at every game remembered
+        # the same by address: a table made from one address looks at that address's games only
+        self._made_from: defaultdict[str, set[int]] = defaultdict(set)
         self._sockets: Counter[str] = Counter()
         self._creator_away: dict[int, float] = {}  # open table -> since when its creator is not connected
 
