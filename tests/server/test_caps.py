@@ -13,6 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from tests import asyncrun
 from tests.server.helpers import as_guest, hello, read_until
 from throne.server.app import create_app
 from throne.server.caps import Caps
@@ -193,9 +194,9 @@ def test_a_table_looks_up_only_its_own_address_games_and_forgets_those_over(monk
     caps = Caps(Settings(secret_key="t"))
     for game_id, ip in ((1, "10.0.0.1"), (2, "10.0.0.1"), (3, "10.0.0.2"), (4, "10.0.0.1"), (5, "10.0.0.1")):
         caps.created(game_id, ip)
-    assert asyncio.run(caps._open_from(Hub(), client_key("10.0.0.1"))) == 2
+    assert asyncrun.run(caps._open_from(Hub(), client_key("10.0.0.1"))) == 2
     assert asked == [[1, 2, 4]]  # not game 3 (another address) nor 5 (live here)
-    assert asyncio.run(caps._open_from(Hub(), client_key("10.0.0.1"))) == 2
+    assert asyncrun.run(caps._open_from(Hub(), client_key("10.0.0.1"))) == 2
     assert asked[-1] == [1, 4]  # game 2 was found over and forgotten
     monkeypatch.setattr("throne.server.caps.REMEMBERED", 2)
     caps.created(6, "10.0.0.3")
