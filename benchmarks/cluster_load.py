@@ -23,17 +23,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import server_load  # noqa: E402
-from server_load import Level, run_level, start_anchor, start_server  # noqa: E402
+from server_load import LOAD_ENV, Level, run_level, start_anchor, start_server  # noqa: E402
 
 from throne.server.cluster.local import LocalCluster, free_port  # noqa: E402
-
-ENV = {  # one client address opens every game: the per-address abuse limits would stop the measurement
-    "THRONE_ABANDON_TIMEOUT": "3600",
-    "THRONE_RATE_LIMITS": "off",
-    "THRONE_MAX_SOCKETS_PER_IP": "100000",
-    "THRONE_MAX_OPEN_TABLES_PER_IP": "100000",  # finished games are replaced all at once
-    "THRONE_WS_RATE_PER_S": "1000",
-}
 
 
 def _row(name: str, level: Level, r: dict[str, float], cpu_ms: float | None = None) -> str:
@@ -53,7 +45,7 @@ def _measure_cluster(
     milliseconds per move (all nodes together)."""
     root = Path(tempfile.mkdtemp(prefix=f"throne-cluster-{nodes}-"))
     cluster = LocalCluster(root, nodes, free_port())
-    cluster.start(env=ENV)
+    cluster.start(env=LOAD_ENV)
     try:
         pids = [proc.pid for name, proc in cluster.procs if name.startswith("node")]
         original = server_load.cpu_seconds

@@ -45,6 +45,15 @@ HERE = Path(__file__).resolve().parent
 # socket means a state that never came; it is counted as an error ("stalled") and the table plays on.
 STALL_AFTER = 5.0
 ANCHORS = {"relay": "relay_anchor.py", "game anchor": "game_anchor.py"}  # measured in this order
+# The servers under load: one client address opens every game, so the per-address abuse limits would stop the
+# measurement (finished games are replaced many at once); scripted clients answer far faster than people.
+LOAD_ENV = {
+    "THRONE_ABANDON_TIMEOUT": "3600",
+    "THRONE_RATE_LIMITS": "off",
+    "THRONE_MAX_SOCKETS_PER_IP": "100000",
+    "THRONE_MAX_OPEN_TABLES_PER_IP": "100000",
+    "THRONE_WS_RATE_PER_S": "1000",
+}
 SETTLE_MAX = 180.0  # seconds a level waits at most for its tables to replace their games before measuring
 
 
@@ -68,15 +77,7 @@ def _wait_up(proc: subprocess.Popen, base: str) -> None:
 def start_server(data_dir: Path) -> tuple[subprocess.Popen, str]:
     """`throne serve` on a free port with a temp data directory; waits until it answers."""
     port = free_port()
-    # One client address opens every game: the per-address abuse limits would stop the measurement.
-    env = {
-        **os.environ,
-        "THRONE_ABANDON_TIMEOUT": "3600",
-        "THRONE_RATE_LIMITS": "off",
-        "THRONE_MAX_SOCKETS_PER_IP": "100000",
-        "THRONE_MAX_OPEN_TABLES_PER_IP": "100000",  # finished games are replaced all at once
-        "THRONE_WS_RATE_PER_S": "1000",  # scripted clients answer at once, far faster than people
-    }
+    env = {**os.environ, **LOAD_ENV}
     log = open(data_dir / "server.log", "wb")  # noqa: SIM115 - kept open for the server's lifetime
     cmd = [sys.executable, "-m", "throne.cli", "serve", "--port", str(port), "--data-dir", str(data_dir)]
     cmd += ["--log-level", "warning"]
