@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
+import pytest
+
 from tests.asyncrun import run
-from throne.server.conn import Conn
+from throne.server.conn import Conn, encode
 
 
 class _Socket:
@@ -95,3 +98,25 @@ def test_closing_cancels_a_send_that_waits() -> None:
         assert conn.closed and ws.sent == []
 
     _run(scenario)
+
+
+ENCODED = [
+    # (message, its JSON text): string keys take orjson's fast path, integer keys the standard library's way
+    (
+        {"type": "state", "ply": 3, "view": {"pieces": [], "winner": None}},
+        '{"type":"state","ply":3,"view":{"pieces":[],"winner":null}}',
+    ),
+    ({"type": "scores", "by_seat": {0: 5, 1: 7}}, '{"type":"scores","by_seat":{"0":5,"1":7}}'),
+    ({"nested": [{"a": {2: "x"}}]}, '{"nested":[{"a":{"2":"x"}}]}'),
+]
+
+
+@pytest.mark.parametrize(("message", "text"), ENCODED)
+def test_encode_writes_what_the_standard_library_writes(message: dict[str, Any], text: str) -> None:
+    assert encode(message) == text
+    assert json.loads(text) == json.loads(json.dumps(message))
+
+
+def test_encode_refuses_what_is_not_json() -> None:
+    with pytest.raises(TypeError):
+        encode({"type": "state", "when": object()})

@@ -21,8 +21,12 @@ OUTBOX = 256
 
 def encode(message: dict[str, Any]) -> str:
     """A message as JSON text (orjson: several times faster than the standard library; integer keys
-    become strings, as the standard library writes them)."""
-    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+    become strings, as the standard library writes them). Most messages have string keys only, which
+    orjson writes about a third faster without the option integer keys need."""
+    try:
+        return orjson.dumps(message).decode()
+    except TypeError:
+        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 @dataclass

@@ -147,7 +147,7 @@ class Match:
 
     def clocks(self) -> dict[str, Any] | None:
         """The protocol's `clocks` (None for an untimed game)."""
-        return self.clock.to_json(self.hub.now_ms())
+        return self.clock.to_json(self.hub.now_ms()) if self.clock.timed else None
 
     def offers(self) -> dict[str, Any]:
         """Pending offers, as the `state` message carries them."""
@@ -199,7 +199,7 @@ class Match:
     async def submit(self, seat: int, move: str, ply: int | None) -> int:
         """Queues a move by a person; returns the new ply or raises MoveRefused."""
         done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        await self.inbox.put(_Move(seat, move, ply, done))
+        self.inbox.put_nowait(_Move(seat, move, ply, done))
         return await done
 
     async def control(self, seat: int, action: str, accept: bool = False) -> None:
@@ -360,9 +360,7 @@ class Match:
         if result is not None:
             self.info.status, self.info.result = "finished", result
         self.hub.broadcast_state(self)
-        metrics = self.hub.metrics
-        metrics.moves.labels(self.kind.name).inc()
-        metrics.move_seconds.observe(time.perf_counter() - item.at)
+        self.hub.metrics.moved(self.kind.name, time.perf_counter() - item.at)
         return self.ply
 
     async def _store(self, item: _Move, move: NewMove) -> None:

@@ -8,6 +8,7 @@ several apps in one process (tests) never share figures.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
@@ -44,6 +45,7 @@ class Metrics:
         self.commit_moves = Histogram(
             "throne_commit_group_moves", "Moves stored per group commit", buckets=_GROUP, registry=r
         )
+        self._moves_of: dict[str, Any] = {}  # the counter's child per game: labels() costs more than inc()
         self.refused = Counter("throne_moves_refused", "Moves refused, by error code", ["code"], registry=r)
         Gauge("throne_live_games", "Live games owned by this process", registry=r).set_function(live_games)
         Gauge("throne_sockets", "Open game WebSocket connections", registry=r).set_function(sockets)
@@ -53,6 +55,14 @@ class Metrics:
         Gauge("throne_commit_queue", "Moves waiting for the next group commit", registry=r).set_function(
             commit_queue
         )
+
+    def moved(self, game: str, seconds: float) -> None:
+        """A move of `game` was committed and shown `seconds` after it reached its owner."""
+        counter = self._moves_of.get(game)
+        if counter is None:
+            counter = self._moves_of[game] = self.moves.labels(game)
+        counter.inc()
+        self.move_seconds.observe(seconds)
 
     def committed(self, group: int, seconds: float) -> None:
         """One group commit of `group` moves took `seconds`."""

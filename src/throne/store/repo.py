@@ -138,7 +138,10 @@ class GameInfo:
     clock: dict[str, Any] | None = None
 
     def seat(self, n: int) -> SeatInfo | None:
-        return next((s for s in self.seats if s.seat == n), None)
+        for s in self.seats:  # a loop: asked several times a move
+            if s.seat == n:
+                return s
+        return None
 
 
 def as_utc(ts: datetime | None) -> datetime | None:
