@@ -164,12 +164,9 @@ class State:
 
     def pieces(self) -> list[tuple[int, str, str]]:
         """(side, code, cell) of every piece, South first, in table order."""
-        out = []
-        for side in (0, 1):
-            for k in range(NUM_KINDS):
-                c = self.loc[k * 2 + side]
-                if c >= 0:
-                    out.append((side, CODES[k], NAMES[c]))
+        loc = self.loc  # kind k's piece of side s is at loc[2k + s]: every other entry is one side's
+        out = [(0, CODES[k], NAMES[c]) for k, c in enumerate(loc[0::2]) if c >= 0]
+        out += [(1, CODES[k], NAMES[c]) for k, c in enumerate(loc[1::2]) if c >= 0]
         return out
 
     def key(self) -> tuple[Any, ...]:
@@ -455,7 +452,7 @@ class State:
         """The legal move strings, sorted. Kept until the position changes (`apply`, `undo`): a server asks
         for them once per seat's view and once more for the seat to play."""
         if self._legal_moves is None:
-            self._legal_moves = tuple(sorted(MOVE_STRINGS[a] for a in self.legal_actions()))
+            self._legal_moves = tuple(sorted(map(MOVE_STRINGS.__getitem__, self.legal_actions())))
         return list(self._legal_moves)
 
     def play(self, move: str) -> None:
