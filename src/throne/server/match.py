@@ -147,7 +147,7 @@ class Match:
 
     def clocks(self) -> dict[str, Any] | None:
         """The protocol's `clocks` (None for an untimed game)."""
-        return self.clock.to_json(self.hub.now_ms()) if self.clock.timed else None
+        return self.clock.to_json(self.hub.now_ms())
 
     def offers(self) -> dict[str, Any]:
         """Pending offers, as the `state` message carries them."""
