@@ -40,6 +40,8 @@ import orjson
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+from throne.server.run import tune_gc
+
 HERE = Path(__file__).resolve().parent
 # Seconds without any message on a live game's socket: a stalled game. Every seat answers at once, so a quiet
 # socket means a state that never came; it is counted as an error ("stalled") and the table plays on.
@@ -54,6 +56,7 @@ LOAD_ENV = {
     "THRONE_MAX_OPEN_TABLES_PER_IP": "100000",
     "THRONE_WS_RATE_PER_S": "1000",
 }
+CLIENT_GC_THRESHOLD = 50_000  # as Settings.gc_threshold, the server's default
 SETTLE_MAX = 180.0  # seconds a level waits at most for its tables to replace their games before measuring
 
 
@@ -366,6 +369,10 @@ def main() -> None:
         "--url", default=None, help="an already running server (default: start `throne serve`)"
     )
     args = parser.parse_args()
+    # The clients collect garbage as `throne serve` does: with the interpreter's default this one process,
+    # which plays every seat of every game, spent about a sixth of its time in collections at 500 games and
+    # paused all its sockets at once, up to 0.3 s (docs/BENCHMARKS.md): latency no player's client adds.
+    tune_gc(CLIENT_GC_THRESHOLD)
     levels: list[Level] = [Level("leaders", 2, n) for n in _counts(args.games)]
     if args.clock:
         minutes, increment = (int(x) for x in args.clock.split("+"))

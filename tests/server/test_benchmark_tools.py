@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import random
 import subprocess
@@ -184,3 +185,17 @@ def test_the_load_benchmark_server_takes_any_number_of_open_tables_from_one_addr
     finally:
         proc.terminate()
         proc.wait(30)
+
+
+def test_the_load_clients_collect_garbage_as_the_server_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One process plays every seat of every game: with the interpreter's default threshold its collections
+    paused all its sockets at once and added their pauses to every latency measured."""
+    before = gc.get_threshold()
+    monkeypatch.setattr(sys, "argv", ["server_load.py", "--url", "http://127.0.0.1:9", "--games", "0"])
+    try:
+        server_load.main()  # no level: it tunes its process and prints an empty table
+        assert gc.get_threshold()[0] == server_load.CLIENT_GC_THRESHOLD == Settings().gc_threshold
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.set_threshold(*before)
+        gc.unfreeze()
