@@ -6,6 +6,7 @@ import asyncio
 import gc
 import os
 import random
+import signal
 import subprocess
 import sys
 import time
@@ -190,7 +191,7 @@ def test_the_load_benchmark_server_takes_any_number_of_open_tables_from_one_addr
 def test_the_load_clients_collect_garbage_as_the_server_does(monkeypatch: pytest.MonkeyPatch) -> None:
     """One process plays every seat of every game: with the interpreter's default threshold its collections
     paused all its sockets at once and added their pauses to every latency measured."""
-    before = gc.get_threshold()
+    before, on_term = gc.get_threshold(), signal.getsignal(signal.SIGTERM)
     monkeypatch.setattr(sys, "argv", ["server_load.py", "--url", "http://127.0.0.1:9", "--games", "0"])
     try:
         server_load.main()  # no level: it tunes its process and prints an empty table
@@ -199,3 +200,4 @@ def test_the_load_clients_collect_garbage_as_the_server_does(monkeypatch: pytest
     finally:
         gc.set_threshold(*before)
         gc.unfreeze()
+        signal.signal(signal.SIGTERM, on_term)
