@@ -650,11 +650,13 @@ class Hub:
         match: Match | None = None,
         legal: list[str] | None = None,
         clocks: dict[str, Any] | None = None,
+        offers: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """One connection's `state` message. A seat played by a bot (a take-over) is never told to move.
         `events` are those of the moves since the previous `state` this connection got; a live `match`
         adds its clocks and pending offers (and may have ended without the engine: timeout, resignation).
-        `cache` (views by seat), `legal` (the legal moves) and `clocks` let a broadcast compute each once."""
+        `cache` (views by seat), `legal` (the legal moves), `clocks` and `offers` let a broadcast compute each
+        once."""
         key = None if kind.spec.shared_view else seat  # one view serves every seat when the engine says so
         if cache is not None and key in cache:
             view = cache[key]
@@ -669,6 +671,8 @@ class Hub:
             legal = list(state.legal_moves())
         if match is not None and clocks is None:
             clocks = match.clocks()
+        if match is not None and offers is None:
+            offers = match.offers()
         return {
             "type": "state",
             "game_id": game_id,
@@ -683,8 +687,8 @@ class Hub:
             "result": result,
             "events": events or [],
             "clocks": clocks,
-            "offers": match.offers()
-            if match is not None
+            "offers": offers
+            if offers is not None
             else {
                 "draw": None,
                 "draw_allowed": False,
@@ -708,7 +712,7 @@ class Hub:
         result = match.result
         bots = _bot_seats(match.info)
         legal: list[str] | None = None
-        clocks = match.clocks()
+        clocks, offers = match.clocks(), match.offers()
         for conn in list(self.rooms.get(match.game_id, ())):
             key = (conn.seat, conn.events_ply)
             text = encoded.get(key)
@@ -728,6 +732,7 @@ class Hub:
                     match,
                     legal,
                     clocks,
+                    offers,
                 )
                 if message["your_turn"]:
                     legal = message["legal_moves"]

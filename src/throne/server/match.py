@@ -264,7 +264,11 @@ class Match:
             if item is None:
                 break
             try:
-                if isinstance(item, _Takeover):
+                if type(item) is _Move:  # the common case first: a move (bots' too)
+                    new_ply = await self._apply(item)
+                    if item.done is not None and not item.done.done():
+                        item.done.set_result(new_ply)
+                elif isinstance(item, _Takeover):
                     await self._takeover(item.seat)
                 elif isinstance(item, _Wake):
                     pass  # the loop reads a dirty game back and _schedule re-arms timers
@@ -280,10 +284,6 @@ class Match:
                     except MoveRefused as exc:
                         if not item.done.done():
                             item.done.set_exception(exc)
-                else:
-                    new_ply = await self._apply(item)
-                    if item.done is not None and not item.done.done():
-                        item.done.set_result(new_ply)
             except MoveRefused as exc:
                 if isinstance(item, _Move):
                     self.hub.metrics.refused.labels(exc.code).inc()
@@ -321,7 +321,7 @@ class Match:
         live = self.state
         if self.over:
             raise MoveRefused("game_over", "the game is over")
-        if await self._check_flag():
+        if self.clock.running is not None and await self._check_flag():  # only a running clock falls
             raise MoveRefused("flag_fell", "the time of the seat to move ran out before the move arrived")
         if item.ply is not None and item.ply != self.ply:
             raise MoveRefused("stale", f"the move answers ply {item.ply} but the game is at ply {self.ply}")
@@ -393,6 +393,8 @@ class Match:
         self.backoff.reset()
 
     def _clock_after(self, seat: int, to_play: int | None, now: int) -> Clock:
+        if not self.clock.timed:
+            return self.clock  # an untimed clock has nothing to change
         clock = self.clock.copy()
         clock.moved(seat, to_play, now)
         if to_play is None:
@@ -622,8 +624,8 @@ class Match:
         if self._flag_timer is not None:
             self._flag_timer.cancel()
             self._flag_timer = None
-        due = self.clock.due_in(self.hub.now_ms())
-        if self.over or due is None:
+        due = None if self.clock.running is None else self.clock.due_in(self.hub.now_ms())
+        if due is None or self.over:
             return
 
         async def fire() -> None:
