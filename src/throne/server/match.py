@@ -106,6 +106,9 @@ class Match:
         self._takeover_at = 0.0  # no take-over attempt before this (backoff after a failed one)
         self._retry: asyncio.Task[None] | None = None  # a bot move waiting to be stored again
         self._retry_item: _Move | None = None
+        # The move or control the owner loop took from the inbox and has not answered yet: a halt cancels
+        # the loop in the middle of it (a commit under way), and `refuse_pending` answers it then.
+        self._handling: _Move | _Control | None = None
         s = hub.settings
         self.backoff = Backoff(s.retry_base, s.retry_cap)
         self.away_since: dict[int, float] = {
@@ -177,7 +180,8 @@ class Match:
         if self.over or self._dirty or not self.clock.timed:
             return
         ply, snapshot = self.ply, self.clock.snapshot(self.hub.now_ms())
-        with contextlib.suppress(StoreUnavailable):
+        with contextlib.suppress(StoreUnavailable, MoveRefused):
+            self.hub.fence(self.game_id)  # a node that lost the game's lease writes nothing for it
             await self.hub.db(self.hub.repo.save_clock, self.game_id, ply, snapshot)
 
     async def stop(self) -> None:
@@ -263,6 +267,8 @@ class Match:
                 item = await self.inbox.get()
             if item is None:
                 break
+            if isinstance(item, (_Move, _Control)):
+                self._handling = item
             try:
                 if type(item) is _Move:  # the common case first: a move (bots' too)
                     new_ply = await self._apply(item)
@@ -298,6 +304,7 @@ class Match:
                         MoveRefused("server_error", "the server failed to apply the move")
                     )
                 self._mark_dirty()
+            self._handling = None
             self._schedule()
         self._refuse_pending()
         if self.over:
@@ -307,7 +314,12 @@ class Match:
         self.refuse_pending("game_over", "the game is over")
 
     def refuse_pending(self, code: str, message: str) -> None:
-        """Answers every move and control still queued with MoveRefused(code)."""
+        """Answers every move and control still queued with MoveRefused(code), and the one a halted owner
+        loop was handling (its commit may have been stored or not: sent again with its ply, a stored move is
+        answered `stale`)."""
+        if self._handling is not None and self._handling.done is not None and not self._handling.done.done():
+            self._handling.done.set_exception(MoveRefused(code, message))
+        self._handling = None
         while not self.inbox.empty():
             item = self.inbox.get_nowait()
             if isinstance(item, (_Move, _Control)) and item.done is not None and not item.done.done():
@@ -457,6 +469,7 @@ class Match:
         if seat not in self._returning or self.over:
             self._bot_ply = None  # the bot plays the seat after all
             return
+        self.hub.fence(self.game_id)
         try:
             self.info = await self.hub.db(self.hub.repo.reclaim, self.game_id, seat)
         except (StoreUnavailable, Conflict):
@@ -471,6 +484,7 @@ class Match:
 
     async def _hand_to_bot(self, seat: int, reason: str) -> None:
         bot = self.hub.settings.takeover_bot
+        self.hub.fence(self.game_id)
         try:
             self.info = await self.hub.db(self.hub.repo.takeover, self.game_id, seat, bot, reason)
         except StoreUnavailable:
@@ -754,6 +768,7 @@ class Match:
                 self._takeover_at = time.monotonic() + self.backoff.failed()
             return
         bot = self.hub.settings.takeover_bot
+        self.hub.fence(self.game_id)  # raises MoveRefused: the owner loop goes on, the keeper drops the game
         try:
             self.info = await self.hub.db(self.hub.repo.takeover, self.game_id, seat, bot)
         except StoreUnavailable as exc:

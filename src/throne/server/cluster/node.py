@@ -181,19 +181,22 @@ class Cluster:
         return self.leases.holds(game)
 
     async def claim_new(self, game: int) -> bool:
-        """A table that just started here: this node owns it (False if the lease could not be taken)."""
+        """A table that just started here: this node owns it (False if the lease could not be taken, or the
+        game could not be set up here: then the lease is given up at once, for another node to claim)."""
         try:
             token = await self.leases.claim(game)
             if token is None:
                 return False
             await self.hub.db(self.hub.repo.fence_game, game, token)
+            await self.watch(game)
+            await self._load_presence(game)  # sockets of the open table on other nodes get the first state
         except Exception:
             log.exception("game %s: no lease for the new game; another node will claim it", game)
+            with contextlib.suppress(Exception):  # (a lease Redis did not take back runs out by itself)
+                await self.leases.release(game, done=False)
             with contextlib.suppress(Exception):
                 await self.leases.index([game])
             return False
-        await self.watch(game)
-        await self._load_presence(game)  # sockets of the open table on other nodes get the first state
         return True
 
     async def finished(self, game: int) -> None:
@@ -216,8 +219,7 @@ class Cluster:
                 await asyncio.wait_for(self._scan_now.wait(), self.ttl / 3)
             self._scan_now.clear()
             try:
-                for game in await self.leases.renew():
-                    await self._drop(game)
+                await self._renew()
                 await self._heartbeat()
                 if time.monotonic() - last_index > REINDEX_EVERY:
                     last_index = time.monotonic()
@@ -225,7 +227,13 @@ class Cluster:
                 if not self.stopping:
                     orphans = await self.leases.orphans()
                     random.shuffle(orphans)  # nodes scanning at once start on different games
+                    renewed = time.monotonic()
                     for game in orphans:
+                        # Rebuilding many games takes a while: the leases held (the adopted ones too) are
+                        # renewed on time meanwhile.
+                        if time.monotonic() - renewed > self.ttl / 3:
+                            await self._renew()
+                            renewed = time.monotonic()
                         await self._adopt(game)
             except asyncio.CancelledError:
                 raise
@@ -236,6 +244,10 @@ class Cluster:
             for game, match in list(self.hub.matches.items()):  # a lease that ran out between renewals
                 if not self.leases.holds(game) and not match.over:
                     await self._drop(game)
+
+    async def _renew(self) -> None:
+        for game in await self.leases.renew():
+            await self._drop(game)
 
     async def _heartbeat(self) -> None:
         now = int(time.time() * 1000)
@@ -548,12 +560,15 @@ class Cluster:
         if kind == "state":
             if game in self.hub.matches or note.get("to", self.node) != self.node:
                 return  # this node owns the game (a stale owner's note never passes the fence), or not for us
+            if not _is_state_note(note):
+                log.warning("cluster: a malformed state note for game %s was ignored", game)
+                return
             ply, views = note["ply"], note["views"]
-            seat_of = {int(k): v for k, v in note.get("seats", {}).items()}
+            seat_of = {int(k): v for k, v in note["seats"].items()}
             reseated = False
             for conn in conns:  # a table that started on another node seated its sockets' occupants
-                if conn.occupant is not None and conn.seat != seat_of.get(conn.occupant):
-                    conn.seat, reseated = seat_of.get(conn.occupant), True
+                if conn.occupant in seat_of and conn.seat != seat_of[conn.occupant]:
+                    conn.seat, reseated = seat_of[conn.occupant], True
             if reseated:
                 self.conns_changed(game)  # the owner learns which seats are present here
             encoded: dict[tuple[int | None, int | None], str] = {}  # re-encoded messages, once each
@@ -704,6 +719,18 @@ class Cluster:
 
 class _Moved(Exception):
     """The request reached a node that no longer owns the game: it is sent again to the owner."""
+
+
+def _is_state_note(note: dict[str, Any]) -> bool:
+    """Whether a `state` note has the shape `publish_state` gives it (anything else changes nothing)."""
+    views, seats = note.get("views"), note.get("seats")
+    return (
+        all(type(note.get(k)) is int for k in ("ply", "after"))
+        and isinstance(views, dict)
+        and all(isinstance(text, str) for text in views.values())
+        and isinstance(seats, dict)
+        and all(str(k).isdigit() and (v is None or type(v) is int) for k, v in seats.items())
+    )
 
 
 def _unpack(reply: dict[str, Any]) -> Any:
