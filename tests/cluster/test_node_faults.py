@@ -1,6 +1,7 @@
 """A node's faults and slow moments change nothing they must not: a move being committed when the lease runs
 out is answered, a new game that could not be set up is handed to another node, a long adoption keeps the
-leases held, a node without the lease writes no seat take-over, and a malformed room note reseats nobody."""
+leases held, a node without the lease writes no seat take-over, a node restarted under its name withdraws
+the sockets its earlier process announced, and a malformed room note reseats nobody."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 import redis
 import redis.asyncio as aioredis
@@ -20,7 +22,7 @@ from tests.cluster.redisd import RedisServer
 from tests.server.helpers import two_player_leaders
 from throne.server.app import create_app
 from throne.server.cluster.lease import Lease, Leases
-from throne.server.cluster.node import Cluster
+from throne.server.cluster.node import Cluster, Presence, presence_key, room_channel
 from throne.server.config import Settings
 from throne.server.match import MoveRefused
 from throne.store.repo import StoreUnavailable
@@ -223,3 +225,36 @@ def test_a_well_formed_state_note_reaches_the_seat(client: TestClient) -> None:
     finally:
         hub.rooms.pop(99)
     assert (socket.seat, socket.sent) == (0, ['{"seat": 0}'])
+
+
+def test_a_node_restarted_under_its_name_withdraws_old_sockets(client: TestClient, redis_url: str) -> None:
+    hub = client.app.state.hub
+    stale = Presence({41}, {0}, 0).to_json()  # what the earlier "n1" said before it was killed
+    other = Presence({42}, {1}, 2).to_json()
+
+    async def scenario() -> tuple[dict[bytes, bytes], list[Any]]:
+        r = aioredis.from_url(redis_url)
+        try:
+            await r.hset(presence_key(5), mapping={"n1": orjson.dumps(stale), "n2": orjson.dumps(other)})
+            listener = r.pubsub()
+            await listener.subscribe(room_channel(5))
+            cluster = hub.cluster = Cluster(hub, redis_url, lease_ttl=1.0, node="n1")
+            await cluster.start()
+            notes: list[Any] = []
+            end = time.monotonic() + 3.0
+            while not notes and time.monotonic() < end:
+                message = await listener.get_message(ignore_subscribe_messages=True, timeout=0.2)
+                if message is not None:
+                    notes.append(orjson.loads(message["data"]))
+            await cluster.stop()
+            await listener.aclose()
+            return await r.hgetall(presence_key(5)), notes
+        finally:
+            await r.aclose()
+
+    try:
+        entries, notes = client.portal.call(scenario)
+    finally:
+        hub.cluster = None
+    assert entries == {b"n2": orjson.dumps(other)}  # the other node's sockets stay
+    assert notes == [{"t": "presence", "from": "n1", "p": None}]  # the owner stops counting them at once

@@ -133,8 +133,17 @@ class Cluster:
             asyncio.create_task(self._keeper(), name="cluster-leases"),
         ]
         await self._reindex()
+        await self._forget_earlier_presence()
         self._scan_now.set()
         log.info("cluster node %s joined (lease time %.1f s)", self.node, self.ttl)
+
+    async def _forget_earlier_presence(self) -> None:
+        """A node restarted under its name (THRONE_NODE_NAME) has none of the sockets its earlier process
+        announced: they are withdrawn, else they would count as connected players for ever (no abandon
+        clock, no bot take-over)."""
+        async for key in self.redis.scan_iter(match=f"{PREFIX}p:*", count=1000):
+            if await self.redis.hexists(key, self.node):
+                self._outbox.put_nowait(("presence", int(_text(key).rsplit(":", 1)[1]), None))
 
     async def stop(self) -> None:
         """Graceful shutdown: every game this node owns is stopped (clocks stored) and handed over — its
