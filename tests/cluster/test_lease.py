@@ -102,6 +102,9 @@ def test_a_handover_makes_an_orphan_at_once_and_a_finished_game_is_forgotten(
         assert await a.release(finished, done=True) is True
         orphans = await b.orphans(10_000)
         assert handed in orphans and finished not in orphans  # no waiting out the lease time
+        # the finished game's fencing counter goes with it; the handed-over one's counts on
+        assert await client.exists(f"throne:fence:{finished}") == 0
+        assert int(await client.get(f"throne:fence:{handed}")) >= 1
         assert await b.claim(handed) is not None
         assert handed not in await b.orphans(10_000) or await b.renew() == []
 

@@ -48,11 +48,13 @@ end
 return lost
 """
 
-# KEYS: lease, expiry index. ARGV: node|token, game, mode ("handover": an orphan now; "done": forgotten).
+# KEYS: lease, expiry index, fence. ARGV: node|token, game, mode ("handover": an orphan now; "done":
+# forgotten, its fencing counter too: a finished game is never claimed again, and the store keeps its last
+# token, so Redis does not grow with every game ever played).
 _RELEASE = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('DEL', KEYS[1])
-if ARGV[3] == 'done' then redis.call('ZREM', KEYS[2], ARGV[2])
+if ARGV[3] == 'done' then redis.call('ZREM', KEYS[2], ARGV[2]); redis.call('DEL', KEYS[3])
 else redis.call('ZADD', KEYS[2], 0, ARGV[2]) end
 return 1
 """
@@ -152,7 +154,8 @@ class Leases:
             return False
         owner = f"{self.node}|{lease.token}"
         mode = "done" if done else "handover"
-        return bool(await self._release(keys=[lease_key(game), EXPIRY], args=[owner, game, mode]))
+        keys = [lease_key(game), EXPIRY, fence_key(game)]
+        return bool(await self._release(keys=keys, args=[owner, game, mode]))
 
     async def publish(self, game: int, channel: str, payload: bytes | str) -> int:
         """Publishes on behalf of the game's owner, fenced inside Redis: -1 (nothing sent) when the lease
