@@ -141,8 +141,12 @@ class Cluster:
         """A node restarted under its name (THRONE_NODE_NAME) has none of the sockets its earlier process
         announced: they are withdrawn, else they would count as connected players for ever (no abandon
         clock, no bot take-over)."""
-        async for key in self.redis.scan_iter(match=f"{PREFIX}p:*", count=1000):
-            if await self.redis.hexists(key, self.node):
+        keys = [key async for key in self.redis.scan_iter(match=f"{PREFIX}p:*", count=1000)]
+        pipe = self.redis.pipeline(transaction=False)
+        for key in keys:
+            pipe.hexists(key, self.node)
+        for key, mine in zip(keys, await pipe.execute(), strict=True):
+            if mine:
                 self._outbox.put_nowait(("presence", int(_text(key).rsplit(":", 1)[1]), None))
 
     async def stop(self) -> None:
