@@ -156,17 +156,26 @@ def test_adopting_slowly_keeps_the_leases_held(client: TestClient, redis_url: st
     assert running == sorted([own, *orphans])
 
 
-def test_a_node_without_the_lease_writes_no_take_over(client: TestClient) -> None:
+def test_a_node_without_the_lease_writes_no_take_over_and_backs_off(client: TestClient) -> None:
     hub = client.app.state.hub
     game_id, _ = two_player_leaders(client)  # unrated: an abandoned seat is handed to a bot
     match = hub.matches[game_id]
-    _holding(client, game_id, time.monotonic() - 0.1)  # the lease's deadline has passed
+    _holding(client, game_id, time.monotonic() - 0.1)  # its lease lapsed; the keeper has not dropped it yet
     seat = match.state.to_play
+    tries = 0
+    takeover = match._takeover
+
+    async def counted(seat: int) -> None:
+        nonlocal tries
+        tries += 1
+        await takeover(seat)
+
+    match._takeover = counted  # type: ignore[method-assign]
 
     async def scenario() -> str:
         match.away_since[seat] = time.monotonic() - 60.0  # the seat's player left a minute ago
-        with pytest.raises(MoveRefused, match="moved to another server"):
-            await match._takeover(seat)
+        match._arm_timer()  # the owner loop's abandon timer
+        await asyncio.sleep(1.0)
         return (await hub.db(hub.repo.get_game, game_id)).seat(seat).kind
 
     try:
@@ -174,6 +183,31 @@ def test_a_node_without_the_lease_writes_no_take_over(client: TestClient) -> Non
     finally:
         hub.cluster = None
     assert kind == "human"
+    assert 1 <= tries <= 6  # waits between tries (0.25 s, then doubling), as when the store fails
+
+
+def test_a_finished_game_indexed_again_is_forgotten_at_once(client: TestClient, redis_url: str) -> None:
+    hub = client.app.state.hub
+    game_id, _ = two_player_leaders(client)
+    match = hub.matches[game_id]
+
+    async def scenario() -> tuple[list[int], int]:
+        assert await hub.db(hub.repo.fence_game, game_id, 5)  # five claims in its life
+        await match.control(match.state.to_play, "resign")
+        cluster = hub.cluster = Cluster(hub, redis_url, lease_ttl=1.0, node="n1")
+        # A re-index read the game while it was live: it is an orphan again, its fencing counter gone.
+        await cluster.leases.index([game_id])
+        await cluster._adopt(game_id)  # token 1, below the stored 5: refused by the store
+        orphans = await cluster.leases.orphans()
+        counters = await cluster.redis.exists(f"throne:fence:{game_id}")
+        await cluster.redis.aclose()
+        return orphans, counters
+
+    try:
+        orphans, counters = client.portal.call(scenario)
+    finally:
+        hub.cluster = None
+    assert game_id not in orphans and counters == 0 and game_id not in hub.matches
 
 
 @dataclass(eq=False)

@@ -768,10 +768,10 @@ class Match:
                 self._takeover_at = time.monotonic() + self.backoff.failed()
             return
         bot = self.hub.settings.takeover_bot
-        self.hub.fence(self.game_id)  # raises MoveRefused: the owner loop goes on, the keeper drops the game
         try:
+            self.hub.fence(self.game_id)  # a lapsed lease waits: the keeper renews it or drops the game
             self.info = await self.hub.db(self.hub.repo.takeover, self.game_id, seat, bot)
-        except StoreUnavailable as exc:
+        except (StoreUnavailable, MoveRefused) as exc:
             delay = self.backoff.failed()
             self._takeover_at = time.monotonic() + delay  # _schedule re-arms the timer no sooner
             if self.backoff.worth_logging:

@@ -233,6 +233,7 @@ class Cluster:
             self._scan_now.clear()
             try:
                 await self._renew()
+                renewed = time.monotonic()
                 await self._heartbeat()
                 if time.monotonic() - last_index > REINDEX_EVERY:
                     last_index = time.monotonic()
@@ -240,7 +241,6 @@ class Cluster:
                 if not self.stopping:
                     orphans = await self.leases.orphans()
                     random.shuffle(orphans)  # nodes scanning at once start on different games
-                    renewed = time.monotonic()
                     for game in orphans:
                         # Rebuilding many games takes a while: the leases held (the adopted ones too) are
                         # renewed on time meanwhile.
@@ -248,6 +248,8 @@ class Cluster:
                             await self._renew()
                             renewed = time.monotonic()
                         await self._adopt(game)
+                if time.monotonic() - renewed > self.ttl / 3:
+                    await self._renew()
             except asyncio.CancelledError:
                 raise
             except RedisError as exc:  # Redis is down: the games stop once their leases run out
@@ -291,7 +293,9 @@ class Cluster:
             # The token goes into the store first: from now on the previous owner's moves are refused, so
             # the log read next is the whole truth.
             if not await hub.db(hub.repo.fence_game, game, token):
-                await self.leases.release(game, done=False)
+                # A newer token is stored: another claim won, or the game ended (its counter was deleted
+                # with its lease, so this claim's token is a low one) and is forgotten again.
+                await self.leases.release(game, done=not await self._is_live(game))
                 return
             try:
                 info = await hub.db(hub.repo.get_game, game)
@@ -320,6 +324,12 @@ class Cluster:
                 await self.leases.release(game, done=False)
         finally:
             self._claiming.discard(game)
+
+    async def _is_live(self, game: int) -> bool:
+        try:
+            return (await self.hub.db(self.hub.repo.get_game, game)).status == "live"
+        except NotFound:
+            return False
 
     async def _drop(self, game: int) -> None:
         """This node lost the lease of `game` (it expired): it stops acting for it at once."""
