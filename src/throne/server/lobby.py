@@ -429,8 +429,20 @@ class Hub:
 
     async def leave(self, game_id: int, token: str) -> GameInfo:
         info = await self.db(self.repo.leave_seat, game_id, token_hash(token))  # its chosen side goes too
+        self._unseat_left(info)
         self.broadcast_table(info)
         return info
+
+    def _unseat_left(self, info: GameInfo) -> None:
+        """The sockets of a seat that left the table watch it from now on. They must not keep its seat row:
+        a later joiner may be given the same row id (SQLite reuses the highest one), and a socket still
+        holding it would be seated as that joiner when the table starts, seeing their hidden cards."""
+        present = {s.id for s in info.seats}
+        for conn in list(self.seated.get(info.id, ())):
+            if conn.occupant is not None and conn.occupant not in present:
+                self.remove_conn(conn)
+                conn.occupant = conn.seat = conn.session_user = None
+                self.add_conn(conn)
 
     def invite_ok(self, info: GameInfo, invite: str | None) -> bool:
         return bool(invite and secrets.compare_digest(invite.encode(), (info.invite or "").encode()))

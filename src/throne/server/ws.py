@@ -165,13 +165,21 @@ class _Session:
                 viewer = await session_user(hub, self.ws.app.state.signer, self.ws.cookies.get(COOKIE))
             self.chat_as = None if viewer is None else (viewer.id, viewer.name)
             self.conn.session_user = None if viewer is None else viewer.id  # it chats as the session's user
-        # From here to the welcome nothing waits: a session ended meanwhile (`Hub.end_sessions`) either came
-        # before the session was read, or finds this connection among the hub's.
+        # From here until the hub knows this connection nothing waits: a session ended meanwhile
+        # (`Hub.end_sessions`) either came before the session was read, or finds this connection among the
+        # hub's.
         self.greeted = True
         self.conn.occupant = occupant
         self.conn.seat = next((s.seat for s in info.seats if s.id == occupant), None)
         user = None if occupant is None else next(s.user_id for s in info.seats if s.id == occupant)
         hub.add_conn(self.conn)
+        if info.status == "open" and occupant is not None:
+            # The table may have started while this hello read it, numbering its seats anew (a start from
+            # now on reseats this connection itself): read once more, and take the engine seat if it did.
+            fresh = await hub.db(hub.repo.get_game, info.id)
+            if fresh.status != "open":
+                info = fresh
+                self.conn.seat = next((s.seat for s in info.seats if s.id == occupant), None)
         self.conn.send(
             {"type": "welcome", "game_id": info.id, "seat": self.conn.seat, "game": hub.summary(info, user)}
         )

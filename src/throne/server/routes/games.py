@@ -324,6 +324,7 @@ async def replay(
             every.append(step(state, ply, seat, mv, before))
         return every
 
-    key = (game_id, info.status, len(moves), views, viewer)  # what a replay depends on
+    # what a replay depends on: the moves, not only their count (after a takeback, another move at a ply)
+    key = (game_id, info.status, hash(tuple(moves)), views, viewer)
     steps = (await hub.cached(key, build))[start : start + limit]
     return {"id": game_id, "game": info.game, "status": info.status, "total": len(moves) + 1, "steps": steps}

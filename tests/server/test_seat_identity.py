@@ -1,0 +1,95 @@
+"""A socket acts for the seat it said hello with, and for no other: not after its seat left the table (the
+next joiner may get the same seat row), not when the table starts while its hello is being read. And a
+replay shows the moves played, after a takeback too."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from tests.server.helpers import as_guest, hello, read_until, two_player_leaders, two_seats
+
+
+def _table(client: TestClient, players: int, **options: Any) -> tuple[int, str]:
+    as_guest(client, "Cleo")
+    r = client.post("/api/games", json={"game": "hidden-leaders", "players": players, **options})
+    assert r.status_code == 201, r.text
+    return r.json()["game"]["id"], r.json()["token"]
+
+
+def _join(client: TestClient, game_id: int, name: str) -> str:
+    client.cookies.clear()
+    as_guest(client, name)
+    r = client.post(f"/api/games/{game_id}/join", json={})
+    assert r.status_code == 200, r.text
+    return r.json()["token"]
+
+
+def _seat_view(client: TestClient, game_id: int, token: str) -> dict[str, Any]:
+    client.cookies.clear()
+    return client.get(f"/api/games/{game_id}/view", headers={"X-Seat-Token": token}).json()
+
+
+def test_the_socket_of_a_seat_that_left_watches_the_game_that_starts(client: TestClient) -> None:
+    game_id, _ = _table(client, 3)
+    eve = _join(client, game_id, "Eve")
+    with client.websocket_connect(f"/ws/games/{game_id}") as socket:
+        hello(socket, eve)
+        left = client.post(f"/api/games/{game_id}/leave", headers={"X-Seat-Token": eve})
+        assert left.status_code == 200, left.text
+        bob = _join(client, game_id, "Bob")  # may be given the row Eve's seat had
+        _join(client, game_id, "Dan")  # the table is full and starts
+        state, _ = read_until(socket, "state")
+        bobs = _seat_view(client, game_id, bob)
+    assert state["seat"] is None and not state["your_turn"] and state["legal_moves"] == []
+    assert bobs["view"]["hands"][bobs["seat"]] != state["view"]["hands"][bobs["seat"]]  # a count, not cards
+
+
+def test_a_hello_read_while_the_table_starts_gets_its_engine_seat(client: TestClient) -> None:
+    hub = client.app.state.hub
+    game_id, creator = _table(client, 2, side=1)  # the creator plays engine seat 1, its table place is 0
+    read = hub.repo.game_and_seat
+
+    def slow_read(*args: Any, **kwargs: Any) -> Any:  # read before the start, answered after it
+        found = read(*args, **kwargs)
+        time.sleep(1.0)
+        return found
+
+    slow_read.store_reads = True  # type: ignore[attr-defined]
+    hub.repo.game_and_seat = slow_read
+    seen: dict[str, Any] = {}
+
+    def creator_socket() -> None:
+        with client.websocket_connect(f"/ws/games/{game_id}") as socket:
+            hello(socket, creator)
+            seen["state"], _ = read_until(socket, "state")
+
+    thread = threading.Thread(target=creator_socket)
+    try:
+        thread.start()
+        time.sleep(0.3)  # the hello is reading
+        _join(client, game_id, "Joe")  # the table starts meanwhile
+        thread.join(10)
+    finally:
+        hub.repo.game_and_seat = read
+    assert not thread.is_alive()
+    assert seen["state"]["seat"] == _seat_view(client, game_id, creator)["seat"] == 1
+
+
+def test_a_replay_after_a_takeback_shows_the_move_played_instead(client: TestClient) -> None:
+    game_id, tokens = two_player_leaders(client)
+    with two_seats(client, game_id, tokens) as sockets:
+        mover = _seat_view(client, game_id, tokens[0])["to_play"]
+        socket = sockets[mover]
+        first, instead = _seat_view(client, game_id, tokens[mover])["legal_moves"][:2]
+        socket.send_json({"type": "move", "move": first, "ply": 0})
+        read_until(socket, "state", ply=1)
+        assert client.get(f"/api/games/{game_id}/replay").json()["steps"][-1]["move"] == first
+        socket.send_json({"type": "undo"})
+        read_until(socket, "state", ply=0)
+        socket.send_json({"type": "move", "move": instead, "ply": 0})
+        read_until(socket, "state", ply=1)
+        assert client.get(f"/api/games/{game_id}/replay").json()["steps"][-1]["move"] == instead
