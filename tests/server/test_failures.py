@@ -18,6 +18,7 @@ from tests.server.helpers import as_guest, read_until, two_player_leaders
 from throne.server.app import create_app
 from throne.server.config import Settings
 from throne.server.games import kind_of, rebuild
+from throne.server.lobby import READY_PROBE_INTERVAL
 from throne.server.resilience import Backoff, CircuitBreaker
 from throne.server.store_calls import StoreProcess
 
@@ -274,3 +275,25 @@ def test_a_lock_held_outside_fails_one_write_not_the_server(tmp_path: Path, stor
             outside.close()
         r = client.post(f"/api/games/{game_id}/move", json={"move": move}, headers={"X-Seat-Token": token})
         assert r.status_code == 200 and r.json()["ply"] == 1, r.text
+
+
+def test_readiness_checks_at_once_share_one_probe_write(client: TestClient) -> None:
+    """A load balancer (or anyone: the route is public) asking many times costs one write a second."""
+    hub = client.app.state.hub
+    probes = 0
+    probe = hub.repo.probe_write
+
+    def counted() -> int:
+        nonlocal probes
+        probes += 1
+        return probe()
+
+    hub.repo.probe_write = counted
+
+    async def burst() -> list[str | None]:
+        return await asyncio.gather(*(hub.store_ready() for _ in range(50)))
+
+    assert client.portal.call(burst) == [None] * 50 and probes == 1
+    assert client.get("/api/ready").status_code == 200 and probes == 1  # the same answer, within the second
+    time.sleep(READY_PROBE_INTERVAL)
+    assert client.get("/api/ready").status_code == 200 and probes == 2

@@ -284,3 +284,22 @@ def test_leaderboard_orders_by_score(repo: Repo, database: Database) -> None:
     assert [u.name for _, u in board] == ["R0", "R1", "R2"]
     assert board[0][0].games == 2 and board[0][0].data == {"rating": 40.0}
     assert repo.leaderboard("hidden-leaders") == []
+
+
+def test_the_readiness_probe_writes_a_page(repo: Repo, database: Database) -> None:
+    """A write that matches no row commits without writing anything, so it succeeded on a full disk: the
+    probe rewrites a real row, and another connection sees the database change."""
+    if database.engine.dialect.name == "sqlite":
+        with database.engine.connect() as other:
+            def version() -> int:
+                return other.exec_driver_sql("PRAGMA data_version").scalar()
+
+            before = version()
+            assert repo.probe_write() == 1
+            assert version() != before
+    else:
+        with database.engine.connect() as other:
+            row_version = other.exec_driver_sql("SELECT xmin::text FROM alembic_version").scalar()
+        assert repo.probe_write() == 1
+        with database.engine.connect() as other:
+            assert other.exec_driver_sql("SELECT xmin::text FROM alembic_version").scalar() != row_version

@@ -56,7 +56,7 @@ REMEMBERED_REMATCHES = 20_000  # finished games whose rematch is remembered (the
 T = TypeVar("T")
 _rng = secrets.SystemRandom()
 CACHE_SIZE = 16  # replays kept (each up to a few MB of views)
-READY_PROBE_INTERVAL = 1.0  # seconds between two readiness probes of a failing store
+READY_PROBE_INTERVAL = 1.0  # seconds a readiness probe's answer serves every caller
 SPECTATOR_INTERVAL = 1.0  # seconds between two spectator counts sent to a room
 
 
@@ -94,7 +94,8 @@ class Hub:
         self.seated: dict[int, set[Conn]] = {}  # those that act for a seat (the rest are spectators)
         self._count_due: set[int] = set()  # games whose spectator count is about to be sent
         self._background: set[asyncio.Task[None]] = set()
-        self._ready_probe_at = float("-inf")
+        self._ready_probe_at = float("-inf")  # when the last readiness probe began
+        self._ready: asyncio.Future[str | None] | None = None  # its answer, shared
         self.matches: dict[int, Match] = {}
         self._finished: dict[int, tuple[GameInfo, Any]] = {}
         self._lock = asyncio.Lock()
@@ -210,26 +211,30 @@ class Hub:
             raise
 
     async def store_ready(self) -> str | None:
-        """None when the database takes writes; else why not (readiness, not liveness).
+        """None when the database takes writes (and, in a cluster, Redis answers); else why not (readiness,
+        not liveness). One probe runs at a time and its answer serves every caller for a second, so a flood
+        of readiness checks costs one write a second. While the breaker is open the probe still goes to the
+        store itself, so a recovered database is seen, and the breaker closed, as soon as someone asks."""
+        if self._ready is None or (
+            self._ready.done() and time.monotonic() - self._ready_probe_at >= READY_PROBE_INTERVAL
+        ):
+            self._ready_probe_at = time.monotonic()
+            self._ready = asyncio.ensure_future(self._probe_ready())
+        return await asyncio.shield(self._ready)
 
-        While the breaker is open, readiness still probes the store itself (at most once per second), so a
-        recovered database is seen, and the breaker closed, as soon as someone asks."""
+    async def _probe_ready(self) -> str | None:
         if not self.breaker.is_open:
             try:
                 await self.db(self.repo.probe_write)
             except StoreUnavailable as exc:
                 return exc.message
-            return None if self.cluster is None else await self.cluster.ready()
-        now = time.monotonic()
-        if now - self._ready_probe_at < READY_PROBE_INTERVAL:
-            return "the game store is failing"
-        self._ready_probe_at = now
-        try:
-            await self.store.write(self.repo.probe_write, (), {})
-        except UNAVAILABLE:
-            return "the game store is failing"
-        self._store_answered()
-        return None
+        else:
+            try:
+                await self.store.write(self.repo.probe_write, (), {})
+            except UNAVAILABLE:
+                return "the game store is failing"
+            self._store_answered()
+        return None if self.cluster is None else await self.cluster.ready()
 
     # ---- life cycle ----------------------------------------------------------------------------------------
     async def resume(self) -> None:

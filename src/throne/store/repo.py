@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import delete, func, or_, select, update
+from sqlalchemy import delete, func, or_, select, text, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -777,10 +777,12 @@ class Repo:
             rows = s.execute(base.order_by(Game.id.desc()).limit(limit).offset(offset)).all()
             return [(_info(s, g), seat) for g, seat in rows], total
 
-    def probe_write(self) -> None:
-        """A write statement that changes nothing, committed: fails when the database refuses writes."""
+    def probe_write(self) -> int:
+        """Rewrites the one row of the migrations' table with its own value, committed: fails when the
+        database refuses writes. (A statement that matches no row commits without writing a page, so it
+        succeeded on a full disk.) Returns the rows rewritten."""
         with self.db.sessions.begin() as s:
-            s.execute(update(Game).where(Game.id < 0).values(ply=Game.ply))
+            return s.execute(text("UPDATE alembic_version SET version_num = version_num")).rowcount
 
     # ---- ratings -----------------------------------------------------------------------------------------
     @reads

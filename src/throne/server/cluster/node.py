@@ -180,8 +180,9 @@ class Cluster:
         """None when Redis answers; else why not (readiness)."""
         try:
             await asyncio.wait_for(self.redis.ping(), 2.0)
-        except Exception as exc:
-            return f"redis is unreachable: {exc}"
+        except Exception as exc:  # the details (its address among them) go to the log, not to the caller
+            log.warning("cluster: redis is unreachable: %r", exc)
+            return "redis is unreachable"
         return None
 
     def _spawn(self, coro: Any) -> None:
