@@ -173,7 +173,7 @@ def test_http_bad_requests(client: TestClient, method, path, body, status, code)
 
 def test_http_bodies_that_are_not_json_or_too_large(client: TestClient) -> None:
     r = client.post("/api/games", content=b"{not json", headers={"content-type": "application/json"})
-    assert r.status_code == 422 and r.json()["error"]["code"] == "invalid_request"
+    assert r.status_code == 400 and r.json()["error"]["code"] == "bad_json"  # as docs/server-api.md says
     r = client.post("/api/games", content=b"x" * (65 * 1024), headers={"content-type": "application/json"})
     assert r.status_code == 413 and r.json()["error"]["code"] == "too_large"
 

@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import event
 
 from tests.server.helpers import as_guest, read_until, two_player_leaders
+from throne.server import match as match_module
 from throne.server.app import create_app
 from throne.server.config import Settings
 from throne.server.games import kind_of, rebuild
@@ -297,3 +298,38 @@ def test_readiness_checks_at_once_share_one_probe_write(client: TestClient) -> N
     assert client.get("/api/ready").status_code == 200 and probes == 1  # the same answer, within the second
     time.sleep(READY_PROBE_INTERVAL)
     assert client.get("/api/ready").status_code == 200 and probes == 2
+
+
+def test_a_store_that_hangs_at_shutdown_delays_it_by_a_bounded_wait(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A shutdown stores the clocks of the timed games; a store that never answers (a hung disk) delays it
+    by STOP_WAIT, not for ever."""
+    monkeypatch.setattr(match_module, "STOP_WAIT", 0.5)
+    client = TestClient(create_app(settings))
+    client.__enter__()
+    hub = client.app.state.hub
+    as_guest(client, "Ann")
+    fischer = {"kind": "fischer", "minutes": 5, "increment": 3}
+    r = client.post("/api/games", json={"game": "leaders", "players": 2, "time_control": fischer})
+    game_id = r.json()["game"]["id"]
+    client.cookies.clear()
+    as_guest(client, "Bob")
+    assert client.post(f"/api/games/{game_id}/join", json={}).status_code == 200
+    match = hub.matches[game_id]
+    assert match.clock.timed
+    db, asked = hub.db, []
+
+    async def hung_clocks(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        if fn == hub.repo.save_clock:
+            asked.append(fn)
+            await asyncio.Event().wait()  # never answers
+        return await db(fn, *args, **kwargs)
+
+    hub.db = hung_clocks
+    # The app's shutdown (Hub.close), on a thread of its own: a shutdown that hangs fails the test.
+    shutdown = threading.Thread(target=client.__exit__, args=(None, None, None), daemon=True)
+    shutdown.start()
+    shutdown.join(10.0)
+    assert not shutdown.is_alive(), "the shutdown waits for a store that never answers"
+    assert asked and match.task is not None and match.task.done()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import logging
@@ -9,8 +10,10 @@ import logging
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.server.helpers import read_until, two_player_leaders
+from tests.server.helpers import as_guest, read_until, two_player_leaders
 from throne.server import logs
+from throne.server.app import create_app
+from throne.server.config import Settings
 
 
 @pytest.fixture
@@ -75,3 +78,38 @@ def test_the_game_id_comes_from_the_context_or_the_call(fmt, context, extra, exp
 def test_an_unknown_format_is_refused() -> None:
     with pytest.raises(ValueError, match="text or json"):
         logs.handler("xml")
+
+
+def test_background_tasks_log_as_their_own_game_or_none(settings: Settings) -> None:
+    """A timed game's clock checkpoints log as that game, though a request started them; the group commit,
+    which a game's first move starts, logs as no game, whichever moves it carries."""
+    settings.clock_checkpoint = 0.05
+    with TestClient(create_app(settings)) as client:
+        hub = client.app.state.hub
+        as_guest(client, "Ann")
+        timed = {"game": "leaders", "time_control": {"kind": "fischer", "minutes": 5, "increment": 3}}
+        game_id = client.post("/api/games", json=timed).json()["game"]["id"]
+        client.cookies.clear()
+        as_guest(client, "Bob")
+        client.post(f"/api/games/{game_id}/join", json={})
+        match = hub.matches[game_id]
+        seen: dict[str, set[int | None]] = {"checkpoint": set(), "group commit": set()}
+
+        async def checkpoint() -> None:
+            seen["checkpoint"].add(logs.GAME_ID.get())
+
+        write = hub.commits.write
+
+        async def group_write(moves: object) -> object:
+            seen["group commit"].add(logs.GAME_ID.get())
+            return await write(moves)
+
+        match.checkpoint, hub.commits.write = checkpoint, group_write
+
+        async def play() -> None:
+            await match.submit(match.state.to_play, match.state.legal_moves()[0], 0)
+            await asyncio.sleep(0.3)
+
+        client.portal.call(play)
+        during_play = {task: set(games) for task, games in seen.items()}  # (the shutdown checkpoints too)
+    assert during_play == {"checkpoint": {game_id}, "group commit": {None}}

@@ -140,6 +140,8 @@ INT_CASES = [
     ("POST", "/api/games", {"game": "leaders", "bots": {str(BIG): "easy"}}, 400, "bad_options"),
     ("POST", "/api/games", {"game": "leaders", "options": {"x": [BIG]}}, 400, "bad_options"),
     ("POST", "/api/games/{game}/move", '{"move": "end", "ply": ' + "9" * 5000 + "}", 400, "bad_json"),
+    ("POST", "/api/games/{game}/move", '{"move": "end", "ply": 1', 400, "bad_json"),  # cut short
+    ("POST", "/api/games", "{", 400, "bad_json"),
 ]
 
 

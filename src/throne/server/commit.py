@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -60,7 +61,8 @@ class GroupCommit:
         loop = asyncio.get_running_loop()
         if self._task is None or self._task.done():
             self._wake = asyncio.Event()
-            self._task = loop.create_task(self._run(), name="group-commit")
+            # A context of its own: started by some game's task, it must not log as that game.
+            self._task = loop.create_task(self._run(), name="group-commit", context=contextvars.Context())
         done: asyncio.Future[None] = loop.create_future()
         self._queue.append((move, done))
         assert self._wake is not None

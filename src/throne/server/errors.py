@@ -67,6 +67,8 @@ async def unexpected_error_handler(_request: Request, exc: Exception) -> JSONRes
 async def validation_error_handler(_request: Request, exc: Exception) -> JSONResponse:
     """Names the bad fields without echoing their values (a password must never come back)."""
     assert isinstance(exc, RequestValidationError)
+    if any(err.get("type") == "json_invalid" for err in exc.errors()):
+        return JSONResponse(error_body("bad_json", "the body is not valid JSON"), status_code=400)
     parts = []
     for err in exc.errors()[:5]:
         loc = ".".join(str(x) for x in err.get("loc", ()) if x != "body") or "body"

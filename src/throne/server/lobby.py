@@ -261,8 +261,7 @@ class Hub:
             await self.cluster.stop()
         for task in list(self._background):
             task.cancel()
-        for match in list(self.matches.values()):
-            await match.stop()
+        await Match.stop_all(list(self.matches.values()))
         self.matches.clear()
         await self.commits.close()
         for conns in self.rooms.values():

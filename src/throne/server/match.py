@@ -29,6 +29,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+# Seconds a shutdown waits for the store to take the games' clocks: a hung disk must not keep the process.
+STOP_WAIT = 10.0
+
 
 class MoveRefused(ValueError):
     """A move the owner did not apply; `code` is the protocol error code."""
@@ -171,6 +174,7 @@ class Match:
             self._checkpoints = asyncio.create_task(self._checkpoint_loop())
 
     async def _checkpoint_loop(self) -> None:
+        GAME_ID.set(self.game_id)  # started by whoever started the match: its lines name this game
         while not self.over:
             await asyncio.sleep(self.hub.settings.clock_checkpoint)
             await self.checkpoint()
@@ -188,6 +192,18 @@ class Match:
         with contextlib.suppress(Exception):  # a clean shutdown stores the clocks exactly
             await self.checkpoint()
         await self.halt()
+
+    @staticmethod
+    async def stop_all(matches: list[Match]) -> None:
+        """Stops `matches` together, storing their clocks, for at most STOP_WAIT seconds; those the store
+        has not answered by then stop without it (their clocks as of the last checkpoint)."""
+        stops = asyncio.gather(*(m.stop() for m in matches), return_exceptions=True)
+        try:
+            await asyncio.wait_for(stops, STOP_WAIT)
+        except TimeoutError:
+            log.error("the store did not answer in %g s; %d games stop as they are", STOP_WAIT, len(matches))
+            for match in matches:
+                await match.halt()
 
     async def halt(self) -> None:
         """Stops the owner and its timers without writing anything (a node that lost the game's lease)."""

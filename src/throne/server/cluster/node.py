@@ -154,9 +154,8 @@ class Cluster:
         lease released at once and the other nodes told to claim it — instead of waiting out the lease."""
         self.stopping = True
         handed = []
+        await Match.stop_all(list(self.hub.matches.values()))
         for game, match in list(self.hub.matches.items()):
-            with contextlib.suppress(Exception):
-                await match.stop()
             match.refuse_pending("owner_moved", "the game moved to another server; send it again")
             self.hub.matches.pop(game, None)
             with contextlib.suppress(Exception):
