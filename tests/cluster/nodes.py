@@ -11,7 +11,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -197,3 +197,17 @@ def leaders_table(ann: Player, bob: Player) -> int:
     joined = bob.http.post(f"/api/games/{ann.game_id}/join", json={}).json()
     bob.token, bob.game_id = joined["token"], ann.game_id
     return ann.game_id
+
+
+@dataclass(eq=False)  # hashable by identity, as connections are
+class RoomSocket:
+    """What a node's room note handling (`Cluster._room`) uses of a connection: its seat and what it was
+    sent."""
+
+    occupant: int | None = None
+    seat: int | None = None
+    events_ply: int | None = None
+    sent: list[str] = field(default_factory=list)
+
+    def send_text(self, text: str) -> None:
+        self.sent.append(text)

@@ -9,7 +9,6 @@ for a state that never comes."""
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -17,24 +16,12 @@ import orjson
 import pytest
 from fastapi.testclient import TestClient
 
+from tests.cluster.nodes import RoomSocket
 from tests.server.helpers import two_player_leaders
 from throne.server.app import create_app
 from throne.server.cluster.lease import Lease
 from throne.server.cluster.node import Cluster, room_channel
 from throne.server.config import Settings
-
-
-@dataclass(eq=False)  # hashable by identity, as connections are
-class _Socket:
-    """What a node's room note handling uses of a connection: a spectator's socket here."""
-
-    occupant: int | None = None
-    seat: int | None = None
-    events_ply: int | None = None
-    sent: list[str] = field(default_factory=list)
-
-    def send_text(self, text: str) -> None:
-        self.sent.append(text)
 
 
 def _presence(seats: list[int], occupants: list[int], node: str = "n2") -> dict[str, Any]:
@@ -100,7 +87,7 @@ def test_a_state_sent_to_one_node_reaches_only_its_sockets(
 ) -> None:
     hub = client.app.state.hub
     cluster = Cluster(hub, "redis://127.0.0.1:9", node="n1")
-    game_id, socket = 99, _Socket()  # a game this node does not own, watched by a spectator here
+    game_id, socket = 99, RoomSocket()  # a game this node does not own, watched by a spectator here
     hub.rooms[game_id] = {socket}  # type: ignore[arg-type]
     try:
         note = {"t": "state", "from": "n2", "ply": 3, "after": 2, "views": {"s": '{"ply": 3}'}, "seats": {}}

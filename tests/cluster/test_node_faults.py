@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +17,7 @@ import redis
 import redis.asyncio as aioredis
 from fastapi.testclient import TestClient
 
+from tests.cluster.nodes import RoomSocket
 from tests.cluster.redisd import RedisServer
 from tests.server.helpers import two_player_leaders
 from throne.server.app import create_app
@@ -210,19 +210,6 @@ def test_a_finished_game_indexed_again_is_forgotten_at_once(client: TestClient, 
     assert game_id not in orphans and counters == 0 and game_id not in hub.matches
 
 
-@dataclass(eq=False)
-class _Socket:
-    """What `_room` uses of a connection: its seat and what it was sent."""
-
-    occupant: int | None = None
-    seat: int | None = None
-    events_ply: int | None = None
-    sent: list[str] = field(default_factory=list)
-
-    def send_text(self, text: str) -> None:
-        self.sent.append(text)
-
-
 VIEWS = {"s": '{"seat": null}', "0": '{"seat": 0}'}
 MALFORMED_STATE_NOTES = {
     "no seats": {"ply": 3, "after": 2, "views": VIEWS},
@@ -239,7 +226,7 @@ def test_a_malformed_state_note_reseats_and_sends_nothing(client: TestClient, no
     cluster = Cluster(hub, UNREACHABLE, node="n1")
     announced: list[int] = []
     cluster.conns_changed = announced.append  # type: ignore[method-assign]  (what the owner would be told)
-    socket = _Socket(occupant=41, seat=0)  # seat 0's socket here; another node owns game 99
+    socket = RoomSocket(occupant=41, seat=0)  # seat 0's socket here; another node owns game 99
     hub.rooms[99] = {socket}
     try:
         client.portal.call(cluster._room, 99, {"t": "state", "from": "n2", **note})
@@ -251,7 +238,7 @@ def test_a_malformed_state_note_reseats_and_sends_nothing(client: TestClient, no
 def test_a_well_formed_state_note_reaches_the_seat(client: TestClient) -> None:
     hub = client.app.state.hub
     cluster = Cluster(hub, UNREACHABLE, node="n1")
-    socket = _Socket(occupant=41, seat=0)
+    socket = RoomSocket(occupant=41, seat=0)
     hub.rooms[99] = {socket}
     try:
         note = {"t": "state", "from": "n2", "ply": 3, "after": 2, "views": VIEWS, "seats": {"41": 0}}
