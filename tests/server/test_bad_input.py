@@ -235,3 +235,11 @@ def test_a_failed_commit_changes_nothing_and_the_game_goes_on(client: TestClient
     assert after["ply"] == 0 and after["view"] == view["view"] and repo.moves(game_id) == []
     r = client.post(f"/api/games/{game_id}/move", json={"move": move}, headers={"X-Seat-Token": token})
     assert r.status_code == 200 and repo.moves(game_id) == [(view["to_play"], move)]
+
+
+def test_an_empty_move_over_http_is_refused_as_the_socket_refuses_it(client: TestClient) -> None:
+    game_id, tokens = two_player_leaders(client)
+    for seat, token in tokens.items():
+        empty = {"move": "", "ply": 0}
+        r = client.post(f"/api/games/{game_id}/move", json=empty, headers={"X-Seat-Token": token})
+        assert r.status_code == 422 and r.json()["error"]["code"] == "invalid_request", (seat, r.text)

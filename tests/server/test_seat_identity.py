@@ -1,6 +1,6 @@
 """A socket acts for the seat it said hello with, and for no other: not after its seat left the table (the
-next joiner may get the same seat row), not when the table starts while its hello is being read. And a
-replay shows the moves played, after a takeback too."""
+next joiner may get the same seat row), not when the table starts while its hello is being read, not when
+its hello asked to spectate. And a replay shows the moves played, after a takeback too."""
 
 from __future__ import annotations
 
@@ -93,3 +93,12 @@ def test_a_replay_after_a_takeback_shows_the_move_played_instead(client: TestCli
         socket.send_json({"type": "move", "move": instead, "ply": 0})
         read_until(socket, "state", ply=1)
         assert client.get(f"/api/games/{game_id}/replay").json()["steps"][-1]["move"] == instead
+
+
+def test_a_hello_with_a_seat_token_that_asks_to_spectate_spectates(client: TestClient) -> None:
+    game_id, tokens = two_player_leaders(client)
+    with client.websocket_connect(f"/ws/games/{game_id}") as socket:
+        socket.send_json({"type": "hello", "token": tokens[0], "spectate": True})
+        welcome, _ = read_until(socket, "welcome")
+        state, _ = read_until(socket, "state")
+    assert welcome["seat"] is None and state["seat"] is None and state["legal_moves"] == []

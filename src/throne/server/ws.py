@@ -150,7 +150,9 @@ class _Session:
                 (s.id for s in info.seats if uid is not None and s.user_id == uid and person_seat(s)), None
             )
             self.conn.session_user = uid if occupant is not None else None
-        if occupant is None:
+        if spectate and occupant is not None:  # forced spectating (a valid token shows a private table)
+            occupant = None
+        elif occupant is None:
             try:
                 hub.check_invite(info, invite)
             except ApiError:

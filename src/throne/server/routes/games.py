@@ -60,7 +60,7 @@ class JoinIn(BaseModel):
 
 
 class MoveIn(BaseModel):
-    move: str = Field(max_length=MOVE_MAX)
+    move: str = Field(min_length=1, max_length=MOVE_MAX)
     ply: Ply | None = None
 
 
