@@ -17,7 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.cluster.nodes import RoomSocket
-from tests.server.helpers import two_player_leaders
+from tests.server.helpers import as_guest, two_player_leaders
 from throne.server.app import create_app
 from throne.server.cluster.lease import Lease
 from throne.server.cluster.node import Cluster, room_channel
@@ -97,3 +97,22 @@ def test_a_state_sent_to_one_node_reaches_only_its_sockets(
     finally:
         hub.rooms.pop(game_id)
     assert socket.sent == (['{"ply": 3}'] if taken else [])
+
+
+def test_the_seat_of_a_person_who_resigned_is_published_the_spectators_state(client: TestClient) -> None:
+    hub = client.app.state.hub
+    as_guest(client, "Solo")
+    r = client.post("/api/play-bot", json={"game": "hidden-leaders", "bot": "random", "players": 3})
+    game_id = r.json()["game"]["id"]
+    match = hub.matches[game_id]
+    resigned = next(s for s in match.info.seats if s.kind == "human")
+    resigned.takeover, resigned.left = True, "resign"  # as the take-over stores it; a bot plays on
+    cluster = Cluster(hub, "redis://127.0.0.1:9", node="n1")
+    cluster.leases.held[game_id] = Lease(game_id, 7, time.monotonic() + 60)
+    cluster._alive.add("n2")
+    client.portal.call(cluster._room, game_id, _presence([resigned.seat], [resigned.id]))
+    (note,) = _catch_ups(cluster)
+    views = note["views"]
+    assert views[str(resigned.seat)] == views["s"]  # the node there shows that person's sockets nothing more
+    others = [s.seat for s in match.info.seats if s.seat != resigned.seat]
+    assert all(orjson.loads(views[str(seat)])["seat"] == seat for seat in others)

@@ -4,6 +4,7 @@ its hello asked to spectate. And a replay shows the moves played, after a takeba
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from typing import Any
@@ -102,3 +103,33 @@ def test_a_hello_with_a_seat_token_that_asks_to_spectate_spectates(client: TestC
         welcome, _ = read_until(socket, "welcome")
         state, _ = read_until(socket, "state")
     assert welcome["seat"] is None and state["seat"] is None and state["legal_moves"] == []
+
+
+def test_a_person_who_resigned_sees_what_spectators_see_while_a_bot_plays_on(client: TestClient) -> None:
+    hub = client.app.state.hub
+
+    async def slow_bot(_game: str, state: Any, _seat: int, _bot: str, **_kw: Any) -> str:
+        await asyncio.sleep(0.05)  # the game goes on long enough to be watched
+        return state.legal_moves()[0]
+
+    hub.chooser = slow_bot
+    as_guest(client, "Solo")
+    r = client.post("/api/play-bot", json={"game": "hidden-leaders", "bot": "random", "players": 3})
+    game_id, token, seat = r.json()["game"]["id"], r.json()["token"], r.json()["seat"]
+    with client.websocket_connect(f"/ws/games/{game_id}") as socket:
+        hello(socket, token)
+        mine, _ = read_until(socket, "state")
+        assert mine["seat"] == seat and isinstance(mine["view"]["hands"][seat], list)  # their own cards
+        socket.send_json({"type": "resign"})
+        watched: list[dict[str, Any]] = []  # the states once the bot took the seat over
+        for _ in range(20):
+            state, _ = read_until(socket, "state")
+            if state["seat"] is None or watched:
+                watched.append(state)
+            if len(watched) == 3:
+                break
+        view = _seat_view(client, game_id, token)
+    assert len(watched) == 3
+    for message in (*watched, view):  # the seat's hand is a count: the bot's cards are not shown
+        assert message["status"] == "live" and message["seat"] is None, message
+        assert set(message["view"]["hands"][seat]) == {"count"} and message["view"]["leaders"][seat] is None

@@ -729,11 +729,13 @@ class Hub:
         bots = _bot_seats(match.info)
         legal: list[str] | None = None
         clocks, offers = match.clocks(), match.offers()
+        out = match.seats_out()
         for conn in list(self.rooms.get(match.game_id, ())):
-            key = (conn.seat, conn.events_ply)
+            seat = None if conn.seat in out else conn.seat
+            key = (seat, conn.events_ply)
             text = encoded.get(key)
             if text is None:
-                events = match.events.since(conn.events_ply, match.ply, conn.seat)
+                events = match.events.since(conn.events_ply, match.ply, seat)
                 message = self.state_message(
                     match.game_id,
                     match.kind,
@@ -741,7 +743,7 @@ class Hub:
                     match.ply,
                     status,
                     result,
-                    conn.seat,
+                    seat,
                     cache,
                     bots,
                     events,
@@ -765,6 +767,8 @@ class Hub:
         first state carries the events of the last move, and it is sent the later ones from there."""
         match = self.matches.get(game_id)
         if match is not None:
+            if seat in match.seats_out():
+                seat = None
             events = None
             if conn is not None:
                 events = match.events.since(conn.events_ply, match.ply, seat)

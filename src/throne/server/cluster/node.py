@@ -454,7 +454,11 @@ class Cluster:
         result = match.result
         bots = frozenset(s.seat for s in match.info.seats if s.kind != "human")
         views: dict[str, Any] = {}
+        out = match.seats_out()
         for seat in (None, *range(match.info.players)):
+            if seat in out:  # (its person's sockets are shown what spectators see)
+                views[_seat_key(seat)] = views[_seat_key(None)]
+                continue
             events = match.events.since(since, match.ply, seat)
             message = hub.state_message(
                 game, match.kind, match.state, match.ply, status, result, seat, cache, bots, events, match,

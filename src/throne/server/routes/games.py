@@ -242,7 +242,7 @@ async def view(game_id: GameId, request: Request, invite: str | None = None) -> 
     if message is None:
         raise ApiError(409, "not_live", f"game {game_id} is {info.status}")
     return {
-        "seat": seat,
+        "seat": message["seat"],  # none for a seat whose person resigned while the game goes on
         "ply": message["ply"],
         "status": message["status"],
         "view": message["view"],
