@@ -333,3 +333,21 @@ def test_a_store_that_hangs_at_shutdown_delays_it_by_a_bounded_wait(
     shutdown.join(10.0)
     assert not shutdown.is_alive(), "the shutdown waits for a store that never answers"
     assert asked and match.task is not None and match.task.done()
+
+
+def test_readiness_after_the_store_recovers_still_asks_redis(client: TestClient) -> None:
+    hub = client.app.state.hub
+
+    class RedisDown:  # what the hub asks of its cluster here
+        async def ready(self) -> str | None:
+            return "redis is unreachable"
+
+    while not hub.breaker.is_open:  # the store failed: the breaker is open
+        hub.breaker.failure()
+    hub.cluster = RedisDown()
+    try:
+        ready = client.get("/api/ready")
+    finally:
+        hub.cluster = None
+    assert not hub.breaker.is_open  # the probe found the store answering again
+    assert ready.status_code == 503 and ready.json()["error"]["message"] == "redis is unreachable"
