@@ -47,6 +47,25 @@ def test_level_and_side_up_front(contexts: Contexts) -> None:
     assert my_seat(page, page.url.rsplit("/", 1)[1]) == 1
 
 
+def test_the_play_buttons_wait_for_the_page_to_act_on_them(contexts: Contexts) -> None:
+    """A click on Play before the lobby's script can act on it must not be lost without a word: the button
+    is disabled until then (and a click waits for it)."""
+    page = contexts.page()
+    held = []
+    page.route("**/api/meta", lambda route: held.append(route))  # the games' facts come late
+    page.goto("/")
+    for _ in range(200):  # until the lobby's script asks for them (after its translations)
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the lobby never asked for the games' facts"
+    play = page.locator("#play-bot-leaders")
+    expect(play).to_be_disabled()
+    held[0].continue_()
+    play.click()
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+
+
 def test_rated_constraints_and_guests_told_before_joining(contexts: Contexts) -> None:
     guest = contexts.page()
     guest.goto("/")

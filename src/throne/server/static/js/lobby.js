@@ -325,7 +325,11 @@ async function main() {
   $("#create-rated").addEventListener("change", checkRated);
   fillTimeControls($("#quick-time"));
   fillTimeControls($("#create-time"));
-  document.querySelectorAll("button.play-bot").forEach((b) => b.addEventListener("click", () => playBot(b.dataset.game)));
+  // The buttons come disabled: a click before the page could act on it would be lost without a word.
+  document.querySelectorAll("button.play-bot").forEach((b) => {
+    b.addEventListener("click", () => playBot(b.dataset.game));
+    b.disabled = false;
+  });
   $("#create-game").addEventListener("change", fillPlayers);
   $("#create-players").addEventListener("change", fillSeats);
   $("#create-form").addEventListener("submit", create);
