@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import signal
 import sqlite3
 import threading
 import time
@@ -351,3 +353,60 @@ def test_readiness_after_the_store_recovers_still_asks_redis(client: TestClient)
         hub.cluster = None
     assert not hub.breaker.is_open  # the probe found the store answering again
     assert ready.status_code == 503 and ready.json()["error"]["message"] == "redis is unreachable"
+
+
+@pytest.mark.parametrize("store_process", [False, True], ids=["store threads", "store process"])
+def test_a_store_that_stops_answering_fails_one_request_not_the_server(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, store_process: bool
+) -> None:
+    """A write the store never answers (a hung disk, a stopped database) fails its request at the store
+    deadline with `store_unavailable`; reads and health answer meanwhile; once the store answers again the
+    move is stored exactly once, whether or not the hung write had committed it."""
+    settings = Settings(
+        data_dir=tmp_path, secret_key="k", busy_timeout=0.3, store_deadline=1.5, abandon_timeout=3600.0
+    )
+    settings.store_process = store_process
+    with TestClient(create_app(settings), raise_server_exceptions=False) as client:
+        game_id, tokens = two_player_leaders(client)
+        hub = client.app.state.hub
+        view = client.get(f"/api/games/{game_id}/view").json()
+        token = tokens[view["to_play"]]
+        headers = {"X-Seat-Token": token}
+        move = client.get(f"/api/games/{game_id}/view", headers=headers).json()["legal_moves"][0]
+        release = threading.Event()
+        if store_process:  # the write process stops: it reads nothing and answers nothing
+            stuck = hub.store.writer.process
+            os.kill(stuck.pid, signal.SIGSTOP)
+        else:  # the writer thread hangs in the write, which then commits once released
+            append = hub.repo.append_moves
+
+            def hung(moves: list[Any]) -> list[Any]:
+                release.wait(30)
+                return append(moves)
+
+            monkeypatch.setattr(hub.repo, "append_moves", hung)
+        try:
+            started = time.monotonic()
+            r = client.post(f"/api/games/{game_id}/move", json={"move": move, "ply": 0}, headers=headers)
+            assert r.status_code == 503, r.text
+            assert r.json()["error"]["code"] == "store_unavailable"
+            assert 1.4 < time.monotonic() - started < 8
+            started = time.monotonic()
+            assert client.get("/api/health").status_code == 200
+            assert client.get(f"/api/games/{game_id}/view").json()["ply"] == 0  # reads go on
+            assert time.monotonic() - started < 1
+            if store_process:
+                assert stuck.wait(10) == -signal.SIGKILL  # the stuck process is replaced
+        finally:
+            release.set()
+        for _ in range(100):  # the client sends the move again until the store answers
+            r = client.post(f"/api/games/{game_id}/move", json={"move": move, "ply": 0}, headers=headers)
+            if r.status_code != 503:
+                break
+            time.sleep(0.1)
+        assert r.status_code in (200, 409), r.text  # stored now, or the hung write had stored it: stale
+        assert len(hub.repo.moves(game_id)) == 1
+        deadline = time.monotonic() + 10
+        while client.get(f"/api/games/{game_id}/view").json()["ply"] != 1:
+            assert time.monotonic() < deadline, "the game never showed the stored move"
+            time.sleep(0.05)

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from tests import asyncrun
-from throne.server.store_calls import StoreProcess
+from throne.server.store_calls import StoreProcess, StoreTimeout
 from throne.store.db import Database, default_sqlite_url
 from throne.store.repo import NotFound, Repo, SeatSpec
 from throne.store.service import STOP, ReadService, StoreProcessError, WriteService, frame, read_frame
@@ -193,3 +193,37 @@ def test_the_write_process_runs_group_commits_before_the_writes_waiting(url: str
         (2, True, 3, "B"),
         (4, True, 4, "D"),
     ]
+
+
+@pytest.mark.parametrize("role", ["write", "read"])
+def test_a_store_process_that_stops_answering_fails_the_call_in_time_and_is_replaced(
+    url: str, role: str
+) -> None:
+    """A stopped store process (as a hung disk or database leaves it) fails the call at its deadline, not
+    never; it answered nothing meanwhile, so it is killed, and a call after the restart delay gets a new one."""
+    store, repo = _store(url, restart_after=0.2, deadline=2.0)  # a new process starts well within it
+
+    async def scenario() -> None:
+        write = partial(store.write, repo.create_user, ("Ann",), {})
+        read = partial(store.read, repo.get_user, (1,), {})
+        ours, other = (write, read) if role == "write" else (read, write)
+        try:
+            await write()
+            await read()
+            child = store.writer if role == "write" else store.reader
+            stuck = child.process
+            assert stuck is not None
+            os.kill(stuck.pid, signal.SIGSTOP)
+            started = time.monotonic()
+            with pytest.raises(StoreTimeout, match=f"store {role} process did not answer within 2 s"):
+                await ours()
+            assert 1.9 < time.monotonic() - started < 6
+            assert stuck.wait(5) == -signal.SIGKILL  # killed, not left stopped for ever
+            assert await other() is not None  # the other process went on
+            await asyncio.sleep(0.3)
+            assert await ours() is not None and child.process is not stuck
+        finally:
+            await store.close()
+
+    asyncrun.run(scenario())
+

@@ -58,6 +58,9 @@ class Settings:
     # seconds; retries wait retry_base, 2·retry_base ... up to retry_cap (jittered); after
     # `breaker_threshold` store failures in a row writes fail fast for `breaker_cooldown` seconds (doubling).
     busy_timeout: float = field(default_factory=lambda: _env_float("THRONE_BUSY_TIMEOUT", 2.0))
+    # Seconds any one database call may take before its request fails (a hung disk or database); longer than
+    # the busy timeout, so that a lock wait ends with the store's own error first.
+    store_deadline: float = field(default_factory=lambda: _env_float("THRONE_STORE_DEADLINE", 10.0))
     retry_base: float = 0.25
     retry_cap: float = 30.0
     breaker_threshold: int = 5
@@ -95,6 +98,11 @@ class Settings:
 
     def __post_init__(self) -> None:
         self.data_dir = Path(self.data_dir)
+        if self.store_deadline <= self.busy_timeout:
+            raise ValueError(
+                f"the store deadline ({self.store_deadline:g} s, THRONE_STORE_DEADLINE) must be longer than "
+                f"the busy timeout ({self.busy_timeout:g} s, THRONE_BUSY_TIMEOUT)"
+            )
 
     @property
     def url(self) -> str:

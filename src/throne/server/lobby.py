@@ -32,7 +32,7 @@ from throne.server.metrics import Metrics
 from throne.server.ratings_store import rating_hook
 from throne.server.resilience import Backoff, CircuitBreaker
 from throne.server.sessions import new_token, token_hash
-from throne.server.store_calls import StoreCalls, StoreProcess, StoreThreads
+from throne.server.store_calls import StoreCalls, StoreProcess, StoreThreads, StoreTimeout
 from throne.server.validate import first_bad_int
 from throne.store.models import User
 from throne.store.repo import (
@@ -79,9 +79,11 @@ class Hub:
         self.settings = settings
         self.repo = repo
         self.store: StoreCalls = (
-            StoreProcess(settings.url, settings.busy_timeout, settings.read_threads)
+            StoreProcess(
+                settings.url, settings.busy_timeout, settings.read_threads, deadline=settings.store_deadline
+            )
             if settings.store_process
-            else StoreThreads(settings.read_threads)
+            else StoreThreads(settings.read_threads, settings.store_deadline)
         )
         self._cpu = ThreadPoolExecutor(
             max_workers=max(1, settings.cpu_threads), thread_name_prefix="throne-cpu"
@@ -159,6 +161,8 @@ class Hub:
         except UNAVAILABLE as exc:
             answered = True
             self._store_failed(exc)
+            if isinstance(exc, StoreTimeout):
+                raise StoreUnavailable("the game store did not answer in time; try again shortly") from exc
             raise StoreUnavailable("the game store refused the write; try again shortly") from exc
         except Exception:
             answered = True

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from importlib import resources
 from pathlib import Path
 
@@ -42,7 +43,19 @@ def make_engine(url: str, busy_timeout: float = DEFAULT_BUSY_TIMEOUT) -> Engine:
         )
         event.listen(engine, "connect", _sqlite_pragmas(busy_ms))
         return engine
-    args = {"options": f"-c lock_timeout={busy_ms}"} if url.startswith("postgresql") else {}
+    args: dict[str, object] = {}
+    if url.startswith("postgresql"):
+        # A lock held elsewhere fails the statement after the busy timeout; a server that does not answer a
+        # connection attempt fails it after `connect_timeout`, and one that vanished mid-query (a dead host,
+        # a cut network) is noticed by TCP keepalives within ~20 s instead of the kernel's ~15 minutes.
+        args = {
+            "options": f"-c lock_timeout={busy_ms}",
+            "connect_timeout": max(2, math.ceil(busy_timeout)),
+            "keepalives": 1,
+            "keepalives_idle": 10,
+            "keepalives_interval": 3,
+            "keepalives_count": 3,
+        }
     return create_engine(
         url, pool_pre_ping=True, pool_size=5, max_overflow=5, pool_timeout=busy_timeout, connect_args=args
     )

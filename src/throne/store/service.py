@@ -44,6 +44,7 @@ log = logging.getLogger("throne.store.service")
 
 HEADER = struct.Struct(">I")
 STOP = 0  # the call id that asks the process to stop
+READY = (STOP, True, None)  # what the process says once it can take calls (its imports take a second or two)
 # A database that cannot be used now (locked, read-only, unreachable, its pool exhausted, the store process
 # gone): what the server retries or refuses as `store_unavailable`, wherever the calls run.
 UNAVAILABLE = (OperationalError, PoolTimeout, OSError)
@@ -235,6 +236,7 @@ def main(argv: list[str] | None = None) -> None:
         return
     database = Database(config["url"], config["busy_timeout"])
     repo = Repo(database)
+    sock.sendall(frame(READY))
     try:
         if config["role"] == "write":
             WriteService(sock, repo).serve()
