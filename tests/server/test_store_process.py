@@ -200,7 +200,7 @@ def test_a_store_process_that_stops_answering_fails_the_call_in_time_and_is_repl
     url: str, role: str
 ) -> None:
     """A stopped store process (as a hung disk or database leaves it) fails the call at its deadline, not
-    never; it answered nothing meanwhile, so it is killed, and a call after the restart delay gets a new one."""
+    never; it answered nothing meanwhile, so it is killed, and a call after the restart delay gets another."""
     store, repo = _store(url, restart_after=0.2, deadline=2.0)  # a new process starts well within it
 
     async def scenario() -> None:

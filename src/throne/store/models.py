@@ -68,7 +68,12 @@ class Seat(Base):
     """An occupant of a game: a table place while open, the engine seat once live."""
 
     __tablename__ = "seats"
-    __table_args__ = (UniqueConstraint("game_id", "seat", name="uq_seats_game_seat"),)
+    # A seat's id names one person's place at one table (a socket's occupant): SQLite must never give the id
+    # of a seat that left to the next one (AUTOINCREMENT, migration 0011); PostgreSQL's sequence never does.
+    __table_args__ = (
+        UniqueConstraint("game_id", "seat", name="uq_seats_game_seat"),
+        {"sqlite_autoincrement": True},
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)

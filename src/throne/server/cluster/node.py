@@ -594,8 +594,14 @@ class Cluster:
             seat_of = {int(k): v for k, v in note["seats"].items()}
             reseated = False
             for conn in conns:  # a table that started on another node seated its sockets' occupants
-                if conn.occupant in seat_of and conn.seat != seat_of[conn.occupant]:
-                    conn.seat, reseated = seat_of[conn.occupant], True
+                if conn.occupant is None:
+                    continue
+                # A seat row the game does not have left the table before the start (through another node,
+                # which demoted only its own sockets): its sockets watch, as `Hub.maybe_start` leaves them.
+                # Kept, their table place would pass for the engine seat of that number.
+                seat = seat_of.get(conn.occupant)
+                if conn.seat != seat:
+                    conn.seat, reseated = seat, True
             if reseated:
                 self.conns_changed(game)  # the owner learns which seats are present here
             encoded: dict[tuple[int | None, int | None], str] = {}  # re-encoded messages, once each
