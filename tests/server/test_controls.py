@@ -328,7 +328,7 @@ def test_a_returning_player_takes_the_seat_back_at_their_next_decision(
             welcome, _ = hello(ws_back, tokens[first] if by == "token" else None)
             assert welcome["seat"] == first
             mine = read_until(ws_back, "state", state["ply"])[0]
-            assert not mine["your_turn"]
+            assert not mine["your_turn"] and mine["left"] == "abandoned"  # the bot still plays the seat
             ply = state["ply"]
             while state["to_play"] == other:  # the other seat finishes its turn
                 ws_other.send_json({"type": "move", "move": state["legal_moves"][0], "ply": ply})
@@ -340,7 +340,7 @@ def test_a_returning_player_takes_the_seat_back_at_their_next_decision(
             mine = read_until(ws_back, "state")[0]
             while not mine["your_turn"]:
                 mine = read_until(ws_back, "state")[0]
-    assert mine["ply"] == ply and mine["legal_moves"]
+    assert mine["ply"] == ply and mine["legal_moves"] and mine["left"] is None  # theirs again, its result too
     info = client.portal.call(hub.db, hub.repo.get_game, game_id)
     seat = info.seat(first)
     assert seat.kind == "human" and seat.takeover  # the game keeps the mark: a bot played part of it

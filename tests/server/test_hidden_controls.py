@@ -1,6 +1,7 @@
 """Hidden Leaders table controls over real WebSockets, with a fake time: a rematch after everyone resigned,
-a rated leaver whose seat a bot finishes (ranked last, rating lost), and takebacks that need the answer of
-every other person (a bot accepts in an unrated game)."""
+a rated leaver whose seat a bot finishes (ranked last, rating lost), takebacks that need the answer of
+every other person (a bot accepts in an unrated game), and the finished game's word to a person whose seat a
+bot played to the end (`left`: resign, timeout, abandoned), so that their page does not say they won."""
 
 from __future__ import annotations
 
@@ -8,10 +9,11 @@ import asyncio
 import random
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from tests.server.helpers import as_guest, hello
-from tests.server.test_controls import FakeTime, fake
+from tests.server.test_controls import FISCHER, FakeTime, fake, poke
 
 __all__ = ["fake"]  # the fixture, shared with the controls tests
 PASSWORD = "correct horse 1"
@@ -252,3 +254,69 @@ def test_a_bot_accepts_a_takeback_in_an_unrated_game_of_three(client: TestClient
         ann.send_json({"type": "takeback_answer", "accept": True})  # the bot's yes is not waited for
         back = next_of(bob, "state", lambda m: m["ply"] < ply)
     assert back["ply"] == seat_of["bob"] and back["your_turn"]
+
+
+@pytest.mark.parametrize("how", ["resign", "timeout"])
+def test_a_person_who_resigned_or_ran_out_of_time_is_told_so_at_the_end(
+    client: TestClient, fake: FakeTime, how: str
+) -> None:
+    """A bot plays the seat to the end. Once the game is over the person sees their seat again (the game is
+    revealed to all), and its state's `left` says why the bot's result is not theirs (the page must not say
+    "You won!" when that seat won): on the socket they kept, on one opened after the end, and once the server
+    forgot the finished game (read back from the store). A spectator's state carries no `left`."""
+    hub = client.app.state.hub
+    random_bots(hub)
+    as_guest(client, "Solo")
+    body = {"game": "hidden-leaders", "bot": "random", "players": 3, "time_control": FISCHER}
+    r = client.post("/api/play-bot", json=body)
+    assert r.status_code == 201, r.text
+    game_id, token, seat = r.json()["game"]["id"], r.json()["token"], r.json()["seat"]
+    with (
+        client.websocket_connect(f"/ws/games/{game_id}") as mine,
+        client.websocket_connect(f"/ws/games/{game_id}") as watch,
+    ):
+        hello(mine, token)
+        hello(watch, None, spectate=True)
+        state = next_of(mine, "state", lambda m: m["your_turn"])
+        assert state["left"] is None
+        if how == "resign":
+            mine.send_json({"type": "resign"})
+        else:
+            fake.ms += state["clocks"]["remaining_ms"][seat]  # the person's time runs out
+            poke(client, game_id)
+        out = next_of(mine, "state", lambda m: m["seat"] is None)  # a spectator's view while the bot plays
+        assert out["left"] is None
+        final = next_of(mine, "state", lambda m: m["status"] == "finished")
+        watched = next_of(watch, "state", lambda m: m["status"] == "finished")
+    assert final["seat"] == seat and final["left"] == how
+    assert watched["seat"] is None and watched["left"] is None
+    for forget in (False, True):
+        if forget:
+            hub._finished.clear()  # the finished game is read back from the store
+        with client.websocket_connect(f"/ws/games/{game_id}") as again:
+            hello(again, token)
+            state = next_of(again, "state")
+        assert state["status"] == "finished" and state["seat"] == seat and state["left"] == how
+
+
+def test_a_person_away_whose_seat_a_bot_finished_is_told_so(client: TestClient, fake: FakeTime) -> None:
+    """cem never comes: a bot takes the seat over and plays it to the end. When cem looks at the finished
+    game, its state's `left` is "abandoned" (the bot's result is not cem's); those who played have none."""
+    hub = client.app.state.hub
+    random_bots(hub)
+    game_id, seat_of, tokens = hidden_table(client, ["ann", "bob", "cem"])
+    with (
+        client.websocket_connect(f"/ws/games/{game_id}") as ann,
+        client.websocket_connect(f"/ws/games/{game_id}") as bob,
+    ):
+        hello(ann, tokens["ann"])
+        hello(bob, tokens["bob"])
+        hub.settings.abandon_timeout = 0.0  # cem never came: the seat is taken over when it must decide
+        client.portal.call(hub.matches[game_id].presence_changed)
+        final = _play_out({seat_of["ann"]: ann, seat_of["bob"]: bob})
+    assert final["status"] == "finished" and final["seat"] in (seat_of["ann"], seat_of["bob"])
+    assert final["left"] is None
+    with client.websocket_connect(f"/ws/games/{game_id}") as cem:
+        hello(cem, tokens["cem"])
+        state = next_of(cem, "state")
+    assert state["status"] == "finished" and state["seat"] == seat_of["cem"] and state["left"] == "abandoned"

@@ -671,12 +671,14 @@ class Hub:
         legal: list[str] | None = None,
         clocks: dict[str, Any] | None = None,
         offers: dict[str, Any] | None = None,
+        info: GameInfo | None = None,
     ) -> dict[str, Any]:
         """One connection's `state` message. A seat played by a bot (a take-over) is never told to move.
         `events` are those of the moves since the previous `state` this connection got; a live `match`
         adds its clocks and pending offers (and may have ended without the engine: timeout, resignation).
         `cache` (views by seat), `legal` (the legal moves), `clocks` and `offers` let a broadcast compute each
-        once."""
+        once. `left` says why a bot plays this connection's own seat in its person's place (resign, timeout,
+        abandoned; None otherwise): the seats come from the live `match`, else from `info`."""
         key = None if kind.spec.shared_view else seat  # one view serves every seat when the engine says so
         if cache is not None and key in cache:
             view = cache[key]
@@ -693,6 +695,9 @@ class Hub:
             clocks = match.clocks()
         if match is not None and offers is None:
             offers = match.offers()
+        table = match.info if match is not None else info
+        own = table.seat(seat) if table is not None and seat is not None else None
+        left = own.left if own is not None and own.kind == "bot" and own.takeover else None
         return {
             "type": "state",
             "game_id": game_id,
@@ -705,6 +710,7 @@ class Hub:
             "last_move": view.get("last_move") if isinstance(view, dict) else None,
             "view": view,
             "result": result,
+            "left": left,  # why a bot plays this seat for its person: the bot's result is not theirs
             "events": events or [],
             "clocks": clocks,
             "offers": offers
@@ -799,7 +805,9 @@ class Hub:
             return None
         info, state = loaded
         kind = kind_of(info.game)
-        message = self.state_message(game_id, kind, state, info.ply, info.status, info.result, seat)
+        message = self.state_message(
+            game_id, kind, state, info.ply, info.status, info.result, seat, info=info
+        )
         if info.status == "finished":  # it may have ended without the engine (timeout, resignation, draw)
             message.update(to_play=None, your_turn=False, legal_moves=[])
             asked, made = await self.db(self.repo.rematch, game_id)  # stored: it outlives a restart

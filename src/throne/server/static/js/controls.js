@@ -4,6 +4,7 @@
 import { t } from "./i18n.js";
 import { Clocks, formatMs } from "./clock.js";
 import { saveToken } from "./net.js";
+import { leftText } from "./generic-table.js";
 
 const $ = (sel) => document.querySelector(sel);
 const ENDINGS = ["timeout", "resign", "agreement", "abandoned"];
@@ -144,10 +145,15 @@ export class TableControls {
     if (msg.view && msg.view.is_over) return; // the game's own result line says it
     const banner = $("#result");
     let head = t("ui.table.draw");
-    if (result.winner !== null && result.winner !== undefined) {
-      head = this.seat === null || this.seat === undefined
-        ? t("ui.table.winner", { name: this.seatName(result.winner) })
-        : t(this.seat === result.winner ? "ui.table.you_won" : "ui.table.you_lost");
+    const seated = this.seat !== null && this.seat !== undefined;
+    const won = result.winner !== null && result.winner !== undefined;
+    if (seated && msg.left) {
+      // a bot played this seat for its person (e.g. away, then the opponent resigned): the bot's win is not theirs
+      head = leftText(msg.left, this.seat, won ? [result.winner] : [], (s) => this.seatName(s), `${head}.`);
+    } else if (won) {
+      head = seated
+        ? t(this.seat === result.winner ? "ui.table.you_won" : "ui.table.you_lost")
+        : t("ui.table.winner", { name: this.seatName(result.winner) });
     }
     banner.textContent = `${head} ${t(`ui.ctl.termination.${result.termination}`)}`;
     const turn = $("#turn-banner");

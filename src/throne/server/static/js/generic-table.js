@@ -21,9 +21,26 @@ export function dataEl(value) {
   );
 }
 
-/** The result line of a finished game: who won, from `seat`'s side (null: a spectator). */
-export function winnerText(result, seat, names) {
+const LEFT = ["resign", "timeout", "abandoned"];
+
+/** The result line of a person whose seat a bot played in their place: `left` (the state message's) says why —
+ * they resigned, ran out of time, or were away (abandoned). What the bot reached is not theirs (a seat left so
+ * is ranked last, and a game a bot finished is not credited to its person), so it is never "You won!": why
+ * they are out, then how the game ended for the others. `winners`: the winning seats; `name(seat)`: a seat's
+ * label; `none`: the text when nobody won. */
+export function leftText(left, seat, winners, name, none = t("ui.table.no_winner")) {
+  const head = t(`ui.table.left.${LEFT.includes(left) ? left : "abandoned"}`);
+  let rest = none;
+  if (winners.includes(seat)) rest = t("ui.table.left.bot_won");
+  else if (winners.length) rest = winners.map((w) => t("ui.table.winner", { name: name(w) })).join(" ");
+  return t("ui.table.left.line", { why: head, rest }); // (Japanese puts no space after 。)
+}
+
+/** The result line of a finished game: who won, from `seat`'s side (null: a spectator); `left`: why a bot
+ * played the seat for its person (null: they played it themselves). */
+export function winnerText(result, seat, names, left = null) {
   const winners = result.winners || (result.winner !== null && result.winner !== undefined ? [result.winner] : []);
+  if (left && seat !== null && seat !== undefined) return leftText(left, seat, winners, (w) => seatLabel(names, w));
   if (!winners.length) return t("ui.table.no_winner");
   if (winners.includes(seat)) return t("ui.table.you_won");
   return winners.map((w) => t("ui.table.winner", { name: seatLabel(names, w) })).join(" ");
@@ -40,6 +57,7 @@ export class GenericTable {
     this.yourTurn = false;
     this.status = "";
     this.result = null;
+    this.left = null;
     this.toPlay = null;
     this.mover = null;
     this.log = [];
@@ -61,6 +79,7 @@ export class GenericTable {
     this.yourTurn = Boolean(msg.your_turn);
     this.status = msg.status || "";
     this.result = msg.result || null;
+    this.left = msg.left ?? null; // why a bot plays this seat for its person (resign, timeout, abandoned)
     this.mover = this.toPlay; // who played the move this state follows (a live move names no seat)
     this.toPlay = msg.to_play ?? null;
     this.render();
@@ -104,7 +123,7 @@ export class GenericTable {
     const banner = $("#result", this.root);
     if (!banner || this.status !== "finished" || !this.result) return;
     banner.hidden = false;
-    banner.textContent = winnerText(this.result, this.seat, this.names);
+    banner.textContent = winnerText(this.result, this.seat, this.names, this.left);
   }
 
   renderLog() {

@@ -5,6 +5,7 @@
 import { t, cardName, has, number } from "./i18n.js";
 import { EventLog, hiddenEnding } from "./narrate.js";
 import { h } from "./common.js";
+import { leftText } from "./generic-table.js";
 import { promptText, pickedMoves, isMarkerMove, markerSteps, discardMove, setupMove } from "./hidden-decision.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
@@ -114,6 +115,7 @@ export class HiddenTable {
     this.legal = [];
     this.log = [];
     this.result = null;
+    this.left = null; // why a bot plays this seat for its person (resign, timeout, abandoned), from the state
     this.ending = null; // the game-end event, once seen
     this.narrated = false; // the log is built from events (else from public move strings)
     this.selected = []; // hand cards chosen for a discard of the main action, or [keep, discard] at setup
@@ -141,6 +143,7 @@ export class HiddenTable {
     if (legal.join("|") !== this.legal.join("|")) this.selected = [];
     this.legal = legal;
     this.result = msg.result || null;
+    this.left = msg.left ?? null;
     const events = msg.events || [];
     if (events.length) {
       if (!this.narrated) this.events.clear();
@@ -583,12 +586,17 @@ export class HiddenTable {
     }
     const banner = $("#result", this.root);
     banner.hidden = false;
-    if (winner === null || winner === undefined) banner.textContent = t("ui.table.no_winner");
+    const winners = winner === null || winner === undefined ? [] : [winner];
+    // A person whose seat a bot played on (they resigned, ran out of time or were away) did not win, whatever the bot reached.
+    if (this.left && this.seat !== null) banner.textContent = leftText(this.left, this.seat, winners, (s) => seatLabel(this.names, s));
+    else if (!winners.length) banner.textContent = t("ui.table.no_winner");
     else if (winner === this.seat) banner.textContent = t("ui.table.you_won");
     else banner.textContent = t("ui.table.winner", { name: seatLabel(this.names, winner) });
     $("#tiebreak", this.root).textContent = t("ui.hl.tiebreak", { how: t(`ui.hl.tiebreak.${tiebreakOf(scores, winner)}`) });
     const why = $("#end-why", this.root);
-    if (why) why.replaceChildren(...(this.ending ? [hiddenEnding(this.ending, this.events.ctx)] : []));
+    // What a bot reached in the seat of a person who left is told as that seat's, not as "you".
+    const ctx = this.left ? { ...this.events.ctx, seat: null } : this.events.ctx;
+    if (why) why.replaceChildren(...(this.ending ? [hiddenEnding(this.ending, ctx)] : []));
   }
 
   renderLog() {

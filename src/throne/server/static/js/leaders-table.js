@@ -7,6 +7,7 @@ import { drawBoard } from "./leaders-board.js";
 import { pieceIcon } from "./leaders-pieces.js";
 import { choices, cellsOf } from "./leaders-moves.js";
 import { EventLog, leadersEnding } from "./narrate.js";
+import { leftText } from "./generic-table.js";
 import { playTurn, cellsOfEvent } from "./animate.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
@@ -117,11 +118,14 @@ export function groupTurns(moves) {
   return turns;
 }
 
-/** Result line of a finished game from the view. */
-export function resultText(view, mySeat) {
+/** Result line of a finished game from the view; `left`: why a bot played `mySeat` for its person (null: they
+ * played it themselves), whose result is then not theirs. */
+export function resultText(view, mySeat, left = null) {
   if (!view.is_over) return "";
   const how = view.termination ? t(`ui.leaders.termination.${view.termination}`) : "";
-  if (view.winner === null || view.winner === undefined) return `${t("ui.table.draw")}. ${how}`;
+  const draw = view.winner === null || view.winner === undefined;
+  if (left && (mySeat === 0 || mySeat === 1)) return `${leftText(left, mySeat, draw ? [] : [view.winner], sideName, `${t("ui.table.draw")}.`)} ${how}`;
+  if (draw) return `${t("ui.table.draw")}. ${how}`;
   let head = t("ui.table.winner", { name: sideName(view.winner) });
   if (mySeat === 0 || mySeat === 1) head = t(mySeat === view.winner ? "ui.table.you_won" : "ui.table.you_lost");
   return `${head} ${how}`;
@@ -172,6 +176,7 @@ export class LeadersTable {
    * the opponent's actions it reports (its `events`). */
   update(msg) {
     this.view = msg.view;
+    this.left = msg.left ?? null; // why a bot plays this seat for its person (abandoned), from the state
     this.legal = msg.legal_moves || [];
     this.clicks = [];
     const events = msg.events || [];
@@ -450,7 +455,7 @@ export class LeadersTable {
     $("#hint", root).textContent = hint;
     const result = $("#result", root);
     result.hidden = !view.is_over;
-    result.textContent = resultText(view, this.seat);
+    result.textContent = resultText(view, this.seat, this.left);
     if (view.is_over && this.ending) {
       const why = document.createElement("span");
       why.className = "end-why";
