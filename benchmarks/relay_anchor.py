@@ -119,8 +119,8 @@ def create_app() -> FastAPI:
 
 
 def serve(app: FastAPI, doc: str, port: int) -> None:
-    """Runs an anchor with the same server options as `throne serve`: no per-message compression, the same
-    message size cap; `--host` and `--port` from the command line."""
+    """Runs an anchor with the same server options as `throne serve`: the same WebSocket binding, no
+    per-message compression, the same message size cap; `--host` and `--port` from the command line."""
     import uvicorn
 
     parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
@@ -128,6 +128,7 @@ def serve(app: FastAPI, doc: str, port: int) -> None:
     parser.add_argument("--port", type=int, default=port)
     args = parser.parse_args()
     options = {"log_level": "warning", "ws_max_size": 64 * 1024, "ws_per_message_deflate": False}
+    options["ws"] = "websockets-sansio"
     uvicorn.run(app, host=args.host, port=args.port, **options)
 
 
