@@ -91,3 +91,18 @@ def live_games(repo: Repo, n: int) -> list[int]:
         repo.start_game(info.id, seed=1, order=[0, 1])
         ids.append(info.id)
     return ids
+
+
+def join_as(client: TestClient, game_id: int, name: str) -> str:
+    """A new guest `name` joins the table; returns their seat token."""
+    client.cookies.clear()
+    as_guest(client, name)
+    r = client.post(f"/api/games/{game_id}/join", json={})
+    assert r.status_code == 200, r.text
+    return r.json()["token"]
+
+
+def seat_view(client: TestClient, game_id: int, token: str) -> dict[str, Any]:
+    """The game's view as the seat of `token` sees it."""
+    client.cookies.clear()
+    return client.get(f"/api/games/{game_id}/view", headers={"X-Seat-Token": token}).json()

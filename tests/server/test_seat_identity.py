@@ -11,7 +11,15 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.server.helpers import as_guest, hello, read_until, two_player_leaders, two_seats
+from tests.server.helpers import (
+    as_guest,
+    hello,
+    join_as,
+    read_until,
+    seat_view,
+    two_player_leaders,
+    two_seats,
+)
 
 
 def _table(client: TestClient, players: int, **options: Any) -> tuple[int, str]:
@@ -21,30 +29,17 @@ def _table(client: TestClient, players: int, **options: Any) -> tuple[int, str]:
     return r.json()["game"]["id"], r.json()["token"]
 
 
-def _join(client: TestClient, game_id: int, name: str) -> str:
-    client.cookies.clear()
-    as_guest(client, name)
-    r = client.post(f"/api/games/{game_id}/join", json={})
-    assert r.status_code == 200, r.text
-    return r.json()["token"]
-
-
-def _seat_view(client: TestClient, game_id: int, token: str) -> dict[str, Any]:
-    client.cookies.clear()
-    return client.get(f"/api/games/{game_id}/view", headers={"X-Seat-Token": token}).json()
-
-
 def test_the_socket_of_a_seat_that_left_watches_the_game_that_starts(client: TestClient) -> None:
     game_id, _ = _table(client, 3)
-    eve = _join(client, game_id, "Eve")
+    eve = join_as(client, game_id, "Eve")
     with client.websocket_connect(f"/ws/games/{game_id}") as socket:
         hello(socket, eve)
         left = client.post(f"/api/games/{game_id}/leave", headers={"X-Seat-Token": eve})
         assert left.status_code == 200, left.text
-        bob = _join(client, game_id, "Bob")  # may be given the row Eve's seat had
-        _join(client, game_id, "Dan")  # the table is full and starts
+        bob = join_as(client, game_id, "Bob")  # may be given the row Eve's seat had
+        join_as(client, game_id, "Dan")  # the table is full and starts
         state, _ = read_until(socket, "state")
-        bobs = _seat_view(client, game_id, bob)
+        bobs = seat_view(client, game_id, bob)
     assert state["seat"] is None and not state["your_turn"] and state["legal_moves"] == []
     assert bobs["view"]["hands"][bobs["seat"]] != state["view"]["hands"][bobs["seat"]]  # a count, not cards
 
@@ -72,20 +67,20 @@ def test_a_hello_read_while_the_table_starts_gets_its_engine_seat(client: TestCl
     try:
         thread.start()
         time.sleep(0.3)  # the hello is reading
-        _join(client, game_id, "Joe")  # the table starts meanwhile
+        join_as(client, game_id, "Joe")  # the table starts meanwhile
         thread.join(10)
     finally:
         hub.repo.game_and_seat = read
     assert not thread.is_alive()
-    assert seen["state"]["seat"] == _seat_view(client, game_id, creator)["seat"] == 1
+    assert seen["state"]["seat"] == seat_view(client, game_id, creator)["seat"] == 1
 
 
 def test_a_replay_after_a_takeback_shows_the_move_played_instead(client: TestClient) -> None:
     game_id, tokens = two_player_leaders(client)
     with two_seats(client, game_id, tokens) as sockets:
-        mover = _seat_view(client, game_id, tokens[0])["to_play"]
+        mover = seat_view(client, game_id, tokens[0])["to_play"]
         socket = sockets[mover]
-        first, instead = _seat_view(client, game_id, tokens[mover])["legal_moves"][:2]
+        first, instead = seat_view(client, game_id, tokens[mover])["legal_moves"][:2]
         socket.send_json({"type": "move", "move": first, "ply": 0})
         read_until(socket, "state", ply=1)
         assert client.get(f"/api/games/{game_id}/replay").json()["steps"][-1]["move"] == first
@@ -128,7 +123,7 @@ def test_a_person_who_resigned_sees_what_spectators_see_while_a_bot_plays_on(cli
                 watched.append(state)
             if len(watched) == 3:
                 break
-        view = _seat_view(client, game_id, token)
+        view = seat_view(client, game_id, token)
     assert len(watched) == 3
     for message in (*watched, view):  # the seat's hand is a count: the bot's cards are not shown
         assert message["status"] == "live" and message["seat"] is None, message

@@ -11,20 +11,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.server.helpers import as_guest, hello, read_until
-
-
-def _join(client: TestClient, game_id: int, name: str) -> str:
-    client.cookies.clear()
-    as_guest(client, name)
-    r = client.post(f"/api/games/{game_id}/join", json={})
-    assert r.status_code == 200, r.text
-    return r.json()["token"]
-
-
-def _seat_view(client: TestClient, game_id: int, token: str) -> dict[str, Any]:
-    client.cookies.clear()
-    return client.get(f"/api/games/{game_id}/view", headers={"X-Seat-Token": token}).json()
+from tests.server.helpers import as_guest, hello, join_as, read_until, seat_view
 
 
 def _seat_id(client: TestClient, game_id: int, name: str) -> int:
@@ -37,7 +24,7 @@ def test_a_hello_read_before_its_seat_left_never_acts_as_the_next_joiner(client:
     r = client.post("/api/games", json={"game": "hidden-leaders", "players": 3})
     assert r.status_code == 201, r.text
     game_id = r.json()["game"]["id"]
-    eve = _join(client, game_id, "Eve")  # the newest seat row: the largest id
+    eve = join_as(client, game_id, "Eve")  # the newest seat row: the largest id
     eve_id = _seat_id(client, game_id, "Eve")
     read = hub.repo.game_and_seat
     reading, answer = threading.Event(), threading.Event()
@@ -69,17 +56,17 @@ def test_a_hello_read_before_its_seat_left_never_acts_as_the_next_joiner(client:
         hub.repo.game_and_seat = read
         left = client.post(f"/api/games/{game_id}/leave", headers={"X-Seat-Token": eve})
         assert left.status_code == 200, left.text
-        bob = _join(client, game_id, "Bob")
+        bob = join_as(client, game_id, "Bob")
         bob_id = _seat_id(client, game_id, "Bob")
         answer.set()
         assert welcomed.wait(5)
-        _join(client, game_id, "Dan")  # the table is full and starts
+        join_as(client, game_id, "Dan")  # the table is full and starts
         thread.join(10)
     finally:
         hub.repo.game_and_seat = read
         answer.set()
     assert not thread.is_alive()
-    bobs = _seat_view(client, game_id, bob)
+    bobs = seat_view(client, game_id, bob)
     assert bobs["status"] == "live" and bobs["seat"] is not None  # Bob did not resign through Eve's socket
     state = seen["state"]
     assert state["seat"] is None and not state["your_turn"] and state["legal_moves"] == []
