@@ -59,7 +59,6 @@ export class GenericTable {
     this.result = null;
     this.left = null;
     this.toPlay = null;
-    this.mover = null;
     this.log = [];
   }
 
@@ -80,7 +79,6 @@ export class GenericTable {
     this.status = msg.status || "";
     this.result = msg.result || null;
     this.left = msg.left ?? null; // why a bot plays this seat for its person (resign, timeout, abandoned)
-    this.mover = this.toPlay; // who played the move this state follows (a live move names no seat)
     this.toPlay = msg.to_play ?? null;
     this.render();
   }
@@ -91,7 +89,7 @@ export class GenericTable {
   }
 
   pushLog(entry) {
-    this.log.push(entry.seat === null || entry.seat === undefined ? { ...entry, seat: this.mover } : entry);
+    this.log.push(entry);
     this.renderLog();
   }
 

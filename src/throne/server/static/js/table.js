@@ -195,6 +195,7 @@ function onState(msg) {
   ensureController();
   if (msg.seat !== undefined) setSeat(msg.seat);
   const previous = ply;
+  const mover = summary ? summary.to_play ?? null : null; // who played the move this state follows
   ply = msg.ply;
   if (summary) {
     summary.to_play = msg.to_play;
@@ -218,7 +219,7 @@ function onState(msg) {
       if (whole) controller.pushMove(move);
       else controller.setMoves(shownHistory());
     } else {
-      const entry = typeof last === "string" ? { seat: msg.last_move ? msg.last_move.seat : null, move: last } : last;
+      const entry = typeof last === "string" ? { seat: mover, move: last } : last; // a bare move names no seat
       history = putAt(history, msg.ply, entry);
       if (!(msg.events && msg.events.length)) {
         if (whole) controller.pushLog(entry);
