@@ -135,21 +135,32 @@ def _play_out(sockets: dict[int, Any]) -> dict[str, Any]:
     return state
 
 
-def test_a_rated_hidden_leaders_leaver_is_ranked_last_and_loses_rating(
-    client: TestClient, fake: FakeTime
-) -> None:
+Table = tuple[int, dict[str, int], dict[str, str], dict[str, Any]]  # game, seats, tokens, the last state
+
+
+def _cem_stays_away(client: TestClient, rated: bool = False) -> Table:
+    """ann, bob and cem at a table; cem never comes, so a bot takes that seat over when it must decide, and
+    ann and bob play the game out. The game, the seats and tokens by name, and the last state they saw."""
     hub = client.app.state.hub
     random_bots(hub)
-    game_id, seat_of, tokens = hidden_table(client, ["ann", "bob", "cem"], rated=True)
+    game_id, seat_of, tokens = hidden_table(client, ["ann", "bob", "cem"], rated=rated)
     with (
         client.websocket_connect(f"/ws/games/{game_id}") as ann,
         client.websocket_connect(f"/ws/games/{game_id}") as bob,
     ):
         hello(ann, tokens["ann"])
         hello(bob, tokens["bob"])
-        hub.settings.abandon_timeout = 0.0  # cem never came: the seat is taken over when it must decide
+        hub.settings.abandon_timeout = 0.0
         client.portal.call(hub.matches[game_id].presence_changed)
         final = _play_out({seat_of["ann"]: ann, seat_of["bob"]: bob})
+    return game_id, seat_of, tokens, final
+
+
+def test_a_rated_hidden_leaders_leaver_is_ranked_last_and_loses_rating(
+    client: TestClient, fake: FakeTime
+) -> None:
+    hub = client.app.state.hub
+    game_id, seat_of, _tokens, final = _cem_stays_away(client, rated=True)
     info = client.portal.call(hub.db, hub.repo.get_game, game_id)
     assert info.status == "finished" and info.rated
     leaver = info.seat(seat_of["cem"])
@@ -302,18 +313,7 @@ def test_a_person_who_resigned_or_ran_out_of_time_is_told_so_at_the_end(
 def test_a_person_away_whose_seat_a_bot_finished_is_told_so(client: TestClient, fake: FakeTime) -> None:
     """cem never comes: a bot takes the seat over and plays it to the end. When cem looks at the finished
     game, its state's `left` is "abandoned" (the bot's result is not cem's); those who played have none."""
-    hub = client.app.state.hub
-    random_bots(hub)
-    game_id, seat_of, tokens = hidden_table(client, ["ann", "bob", "cem"])
-    with (
-        client.websocket_connect(f"/ws/games/{game_id}") as ann,
-        client.websocket_connect(f"/ws/games/{game_id}") as bob,
-    ):
-        hello(ann, tokens["ann"])
-        hello(bob, tokens["bob"])
-        hub.settings.abandon_timeout = 0.0  # cem never came: the seat is taken over when it must decide
-        client.portal.call(hub.matches[game_id].presence_changed)
-        final = _play_out({seat_of["ann"]: ann, seat_of["bob"]: bob})
+    game_id, seat_of, tokens, final = _cem_stays_away(client)
     assert final["status"] == "finished" and final["seat"] in (seat_of["ann"], seat_of["bob"])
     assert final["left"] is None
     with client.websocket_connect(f"/ws/games/{game_id}") as cem:

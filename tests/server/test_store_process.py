@@ -11,6 +11,7 @@ import signal
 import socket
 import sqlite3
 import time
+from collections.abc import Awaitable, Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -93,18 +94,27 @@ def test_a_locked_database_is_reported_as_unusable_and_the_process_goes_on(url: 
         outside.close()
 
 
+Call = Callable[[], Awaitable[Any]]
+
+
+async def _both_answered(store: StoreProcess, repo: Repo, role: str) -> tuple[Call, Call, Any]:
+    """Both store processes answered a call: a call for the `role` process, one for the other, and the
+    `role` process's child."""
+    write = partial(store.write, repo.create_user, ("Ann",), {})
+    read = partial(store.read, repo.get_user, (1,), {})
+    await write()
+    await read()
+    ours, other = (write, read) if role == "write" else (read, write)
+    return ours, other, store.writer if role == "write" else store.reader
+
+
 @pytest.mark.parametrize("role", ["write", "read"])
 def test_a_killed_store_process_fails_its_calls_and_another_one_takes_over(url: str, role: str) -> None:
     store, repo = _store(url, restart_after=0.3)
 
     async def scenario() -> None:
-        write = partial(store.write, repo.create_user, ("Ann",), {})
-        read = partial(store.read, repo.get_user, (1,), {})
-        ours, other = (write, read) if role == "write" else (read, write)
         try:
-            await write()
-            await read()
-            child = store.writer if role == "write" else store.reader
+            ours, other, child = await _both_answered(store, repo, role)
             first = child.process
             assert first is not None
             os.kill(first.pid, signal.SIGKILL)
@@ -204,13 +214,8 @@ def test_a_store_process_that_stops_answering_fails_the_call_in_time_and_is_repl
     store, repo = _store(url, restart_after=0.2, deadline=2.0)  # a new process starts well within it
 
     async def scenario() -> None:
-        write = partial(store.write, repo.create_user, ("Ann",), {})
-        read = partial(store.read, repo.get_user, (1,), {})
-        ours, other = (write, read) if role == "write" else (read, write)
         try:
-            await write()
-            await read()
-            child = store.writer if role == "write" else store.reader
+            ours, other, child = await _both_answered(store, repo, role)
             stuck = child.process
             assert stuck is not None
             os.kill(stuck.pid, signal.SIGSTOP)
