@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import re
 import uuid
+from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from tests.e2e.helpers import Contexts
 
@@ -92,3 +93,42 @@ def test_leaders_board_by_keyboard(contexts: Contexts) -> None:
             page.focus("#finish-step")
             page.keyboard.press("Enter")
         page.wait_for_function("(b) => document.querySelector('#table-root').dataset.ply !== b", arg=before)
+
+
+FORMS = [  # (page, its form's submit button, the fields to fill); "mine": the signed-in player's own page
+    ("/signup", "#account-submit", {"#username": "early", "#password": "correct horse"}),
+    ("/login", "#account-submit", {"#username": "early", "#password": "correct horse"}),
+    ("/signup", "#guest-submit", {"#guest-name": "Early"}),
+    ("mine", "#password-submit", {"#current-password": "correct horse", "#new-password": "battery staple"}),
+]
+
+
+@pytest.mark.parametrize(("path", "submit", "fields"), FORMS)
+def test_an_account_form_is_sent_only_by_its_script(
+    contexts: Contexts, path: str, submit: str, fields: dict[str, str]
+) -> None:
+    """Before the page's script can act on a form (it waits for its translations), its button is disabled and
+    Enter sends nothing: the browser itself would have sent the form as a GET, the password in the address."""
+    page = contexts.page()
+    if path == "mine":
+        sign_up(page, f"u{uuid.uuid4().hex[:10]}", "correct horse", "Early")
+        path = urlsplit(page.url).path
+    held: list[Route] = []
+    page.route(re.compile(r"/i18n/\w+\.json$"), lambda route: held.append(route))
+    page.goto(path)
+    for _ in range(200):  # until the page's script asks for its translations
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the page never asked for its translations"
+    expect(page.locator(submit)).to_be_disabled()
+    for selector, value in fields.items():
+        page.fill(selector, value)
+    page.press(list(fields)[-1], "Enter")
+    page.wait_for_timeout(300)
+    assert page.url.endswith(path), page.url  # nothing sent: no query string, no other page
+    for route in held:
+        route.continue_()
+    page.unroute(re.compile(r"/i18n/\w+\.json$"))
+    expect(page.locator(submit)).to_be_enabled()
+    assert page.locator("form[method='get'], form:not([method])").count() == 0  # never a GET, whatever runs

@@ -48,8 +48,8 @@ def test_level_and_side_up_front(contexts: Contexts) -> None:
 
 
 def test_the_play_buttons_wait_for_the_page_to_act_on_them(contexts: Contexts) -> None:
-    """A click on Play before the lobby's script can act on it must not be lost without a word: the button
-    is disabled until then (and a click waits for it)."""
+    """A click on Play or Create before the lobby's script can act on it must not be lost without a word:
+    the buttons are disabled until then (and a click waits for them)."""
     page = contexts.page()
     held = []
     page.route("**/api/meta", lambda route: held.append(route))  # the games' facts come late
@@ -61,7 +61,9 @@ def test_the_play_buttons_wait_for_the_page_to_act_on_them(contexts: Contexts) -
     assert held, "the lobby never asked for the games' facts"
     play = page.locator("#play-bot-leaders")
     expect(play).to_be_disabled()
+    expect(page.locator("#create-submit")).to_be_disabled()  # and Enter in its form sends nothing
     held[0].continue_()
+    expect(page.locator("#create-submit")).to_be_enabled()
     play.click()
     page.wait_for_url(re.compile(r"/games/\d+$"))
 

@@ -113,14 +113,19 @@ async function leaderboards() {
   }
 }
 
+/** Sends `form` through `submit` from now on. Its buttons come disabled (so Enter sends nothing either): until
+ * then the browser would send the form itself, and a sign-in by itself is lost. */
+function handle(form, submit) {
+  if (!form) return;
+  form.addEventListener("submit", submit);
+  form.querySelectorAll("button[type=submit]").forEach((b) => (b.disabled = false));
+}
+
 async function main() {
   await loadCatalog(document.documentElement.lang);
-  const form = $("#account-form");
-  if (form) form.addEventListener("submit", submitAccount);
-  const guest = $("#guest-form");
-  if (guest) guest.addEventListener("submit", submitGuest);
-  const password = $("#password-form");
-  if (password) password.addEventListener("submit", submitPassword);
+  handle($("#account-form"), submitAccount);
+  handle($("#guest-form"), submitGuest);
+  handle($("#password-form"), submitPassword);
   const player = $("#player-root");
   if (player) playerPage(player);
   if (document.querySelector("table.leaderboard")) leaderboards();

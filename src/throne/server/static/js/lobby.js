@@ -332,7 +332,7 @@ async function main() {
   });
   $("#create-game").addEventListener("change", fillPlayers);
   $("#create-players").addEventListener("change", fillSeats);
-  $("#create-form").addEventListener("submit", create);
+  $("#create-form").addEventListener("submit", create); // its button came disabled: fillPlayers enables it
   $("#refresh").addEventListener("click", refresh);
   fillPlayers();
   refresh();
