@@ -237,6 +237,37 @@ def test_a_failed_commit_changes_nothing_and_the_game_goes_on(client: TestClient
     assert r.status_code == 200 and repo.moves(game_id) == [(view["to_play"], move)]
 
 
+async def _a_bug(item: object) -> None:
+    raise RuntimeError("a bug")
+
+
+def test_a_move_the_server_fails_to_apply_is_a_500_not_the_movers_fault(
+    client: TestClient, monkeypatch
+) -> None:
+    game_id, tokens = two_player_leaders(client)
+    monkeypatch.setattr(client.app.state.hub.matches[game_id], "_apply", _a_bug)
+    view = client.get(f"/api/games/{game_id}/view").json()
+    seat = {"X-Seat-Token": tokens[view["to_play"]]}
+    r = client.post(f"/api/games/{game_id}/move", json={"move": view["view"]["legal_moves"][0]}, headers=seat)
+    assert r.status_code == 500 and r.json()["error"]["code"] == "server_error"
+
+
+def test_a_table_control_the_server_fails_to_handle_is_answered_and_the_socket_goes_on(
+    client: TestClient, monkeypatch
+) -> None:
+    """A resignation that fails on the server (a bug, a store error of another kind) is answered
+    `server_error`: the socket, which waits for the answer, reads on (it froze, not even answering ping)."""
+    game_id, tokens = two_player_leaders(client)
+    monkeypatch.setattr(client.app.state.hub.matches[game_id], "_control", _a_bug)
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        hello(ws, tokens[0])
+        ws.send_json({"type": "resign"})
+        error, _ = read_until(ws, "error")
+        assert error["code"] == "server_error" and error["request"] == "resign"
+        ws.send_json({"type": "ping"})
+        read_until(ws, "pong")
+
+
 def test_an_empty_move_over_http_is_refused_as_the_socket_refuses_it(client: TestClient) -> None:
     game_id, tokens = two_player_leaders(client)
     for seat, token in tokens.items():

@@ -323,10 +323,9 @@ class Match:
                 raise
             except Exception:
                 log.exception("game %s: unexpected error; reloading it from the move log", self.game_id)
-                if isinstance(item, _Move) and item.done is not None and not item.done.done():
-                    item.done.set_exception(
-                        MoveRefused("server_error", "the server failed to apply the move")
-                    )
+                if isinstance(item, (_Move, _Control)) and item.done is not None and not item.done.done():
+                    what = "apply the move" if isinstance(item, _Move) else "handle the request"
+                    item.done.set_exception(MoveRefused("server_error", f"the server failed to {what}"))
                 self._mark_dirty()
             self._handling = None
             self._schedule()

@@ -214,6 +214,16 @@ async def _seat_for(request: Request, game_id: int, required: bool, hidden: bool
     return None
 
 
+# A refused move is 409 (the game's state refused it), except what is not the move's fault: a failure here
+# (500) and a store or owner that could not take it now (503: send it again).
+_REFUSAL_STATUS = {
+    "server_error": 500,
+    "store_unavailable": 503,
+    "owner_moved": 503,
+    "owner_unavailable": 503,
+}
+
+
 @router.post("/games/{game_id}/move")
 async def move(game_id: GameId, body: MoveIn, request: Request) -> dict:
     hub = hub_of(request)
@@ -227,8 +237,7 @@ async def move(game_id: GameId, body: MoveIn, request: Request) -> dict:
     try:
         ply = await hub.submit_move(game_id, seat, body.move, body.ply)
     except MoveRefused as exc:
-        retry = exc.code in ("store_unavailable", "owner_moved", "owner_unavailable")  # send it again
-        raise ApiError(503 if retry else 409, exc.code, exc.message) from None
+        raise ApiError(_REFUSAL_STATUS.get(exc.code, 409), exc.code, exc.message) from None
     return {"ok": True, "ply": ply}
 
 
