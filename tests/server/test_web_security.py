@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from fastapi.testclient import TestClient
 
@@ -113,11 +115,38 @@ def test_scripts_without_a_session_and_seat_token_requests_pass(client: TestClie
 
 
 def test_a_configured_public_origin_is_accepted(settings: Settings) -> None:
+    """Behind a proxy that rewrites Host, the public address is listed: its pages' requests act, and so do
+    their game sockets (seated by the session cookie); another site's still do not."""
     settings.allowed_origins = ("https://throne.example",)
     with TestClient(create_app(settings)) as client:
-        as_guest(client, "Ann")
+        r = client.post("/api/play-bot", json={"game": "leaders", "bot": "random"})
+        game_id, seat = r.json()["game"]["id"], r.json()["seat"]
+        for origin, seated in (("https://throne.example", seat), ("https://evil.example", None)):
+            with client.websocket_connect(f"/ws/games/{game_id}", headers={"origin": origin}) as ws:
+                welcome, _ = hello(ws)
+                assert welcome["seat"] == seated, origin
         ok = client.post("/api/accounts/logout", json={}, headers={"origin": "https://throne.example"})
         assert ok.status_code == 200
+
+
+SECURE_COOKIES = [("", False), ("0", False), ("off", False), ("1", True), ("on", True)]  # the setting, Secure
+
+
+@pytest.mark.parametrize(("value", "secure"), SECURE_COOKIES)
+def test_session_cookies_are_marked_secure_when_the_setting_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, value: str, secure: bool
+) -> None:
+    monkeypatch.setenv("THRONE_SECURE_COOKIES", value)
+    with TestClient(create_app(Settings(data_dir=tmp_path))) as client:
+        r = client.post("/api/accounts/guest", json={"name": "Ann"})
+    cookie = r.headers["set-cookie"]
+    assert cookie.startswith("throne_session=") and ("; Secure" in cookie or "; secure" in cookie) == secure
+
+
+def test_a_secure_cookies_setting_that_is_not_yes_or_no_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("THRONE_SECURE_COOKIES", "maybe")
+    with pytest.raises(ValueError, match="THRONE_SECURE_COOKIES must be"):
+        Settings()
 
 
 # (method, path, JSON body or None, status, error code)

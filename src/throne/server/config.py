@@ -17,6 +17,16 @@ def _env_float(name: str, default: float) -> float:
     return float(raw) if raw else default
 
 
+def _env_flag(name: str) -> bool:
+    """A yes/no setting: 1/true/yes/on or 0/false/no/off (unset or empty: off); anything else is refused."""
+    raw = os.environ.get(name, "").strip().lower()
+    if raw in ("", "0", "false", "no", "off"):
+        return False
+    if raw in ("1", "true", "yes", "on"):
+        return True
+    raise ValueError(f"{name} must be 1/true/yes/on or 0/false/no/off, not {raw!r}")
+
+
 @dataclass
 class Settings:
     data_dir: Path = field(default_factory=lambda: Path(os.environ.get("THRONE_DATA_DIR", "data")))
@@ -39,7 +49,8 @@ class Settings:
     ws_burst: int = 40
     ws_max_refused: int = 100
     hello_timeout: float = 30.0
-    secure_cookies: bool = False
+    # Session cookies marked Secure (sent over HTTPS only): on behind TLS (docs/deploy.md).
+    secure_cookies: bool = field(default_factory=lambda: _env_flag("THRONE_SECURE_COOKIES"))
     # Caps per account / client address (see throne.server.caps).
     max_open_tables_per_user: int = 3
     max_open_tables_per_ip: int = field(

@@ -31,6 +31,20 @@ def _header(headers: Iterable[tuple[bytes, bytes]], name: bytes) -> str | None:
     return None
 
 
+def origins(listed: Iterable[str]) -> frozenset[str]:
+    """Allowed origins (scheme://host[:port]) as `from_this_site` compares them."""
+    return frozenset(o.rstrip("/").lower() for o in listed)
+
+
+def from_this_site(origin: str, host: str, allowed_origins: frozenset[str]) -> bool:
+    """An `Origin` header names this site: the request's own `Host`, or one of the allowed origins (the
+    public address when a proxy rewrites Host). HTTP requests and game sockets ask the same."""
+    if origin == "null":
+        return False
+    parts = urlsplit(origin.lower())
+    return parts.netloc == host.lower() or f"{parts.scheme}://{parts.netloc}" in allowed_origins
+
+
 def refusal(scope: Scope, allowed_origins: frozenset[str]) -> str | None:
     """Why this request is refused as cross-site, or None when it may go on."""
     if scope.get("method", "GET") in SAFE_METHODS:
@@ -38,10 +52,7 @@ def refusal(scope: Scope, allowed_origins: frozenset[str]) -> str | None:
     headers = scope.get("headers", ())
     origin = _header(headers, b"origin")
     if origin is not None:
-        host = (_header(headers, b"host") or "").lower()
-        parts = urlsplit(origin.lower())
-        listed = f"{parts.scheme}://{parts.netloc}" in allowed_origins
-        if origin == "null" or (parts.netloc != host and not listed):
+        if not from_this_site(origin, _header(headers, b"host") or "", allowed_origins):
             return "this request comes from another site"
     elif (_header(headers, b"sec-fetch-site") or "").lower() in ("cross-site", "same-site"):
         return "this request comes from another site"
@@ -57,7 +68,7 @@ def refusal(scope: Scope, allowed_origins: frozenset[str]) -> str | None:
 class CsrfGuard:
     def __init__(self, app: Any, allowed_origins: Iterable[str] = ()) -> None:
         self.app = app
-        self.allowed_origins = frozenset(o.rstrip("/").lower() for o in allowed_origins)
+        self.allowed_origins = origins(allowed_origins)
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] == "http":

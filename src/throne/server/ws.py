@@ -7,7 +7,6 @@ import contextlib
 import logging
 import time
 from typing import Any
-from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
@@ -15,6 +14,7 @@ from throne.server import chat, validate
 from throne.server.auth import session_user
 from throne.server.caps import Caps
 from throne.server.conn import Conn
+from throne.server.csrf import from_this_site, origins
 from throne.server.errors import ApiError
 from throne.server.lobby import Hub, person_seat
 from throne.server.logs import GAME_ID
@@ -206,7 +206,8 @@ class _Session:
     def _same_origin(self) -> bool:
         """The session cookie acts for a seat only on sockets opened by this site's own pages."""
         origin = self.ws.headers.get("origin")
-        return origin is None or urlsplit(origin).netloc == self.ws.headers.get("host")
+        allowed = origins(self.hub.settings.allowed_origins)
+        return origin is None or from_this_site(origin, self.ws.headers.get("host") or "", allowed)
 
     async def control(self, kind: str, msg: dict[str, Any]) -> None:
         """resign, draw_offer, draw_answer / takeback_answer {"accept": bool}, takeback_request, undo,
