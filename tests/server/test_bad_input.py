@@ -199,6 +199,10 @@ def test_joining_a_full_or_started_table(client: TestClient) -> None:
     assert r.status_code == 409 and r.json()["error"]["code"] == "seat_taken"
     r = client.post(f"/api/games/{open_id}/join", json={"seat": 2})
     assert r.status_code == 409 and r.json()["error"]["code"] == "seat_taken"
+    r = client.post(f"/api/games/{open_id}/join", json={"seat": 3})
+    assert r.status_code == 400 and r.json()["error"]["code"] == "no_such_seat"
+    r = client.post(f"/api/games/{open_id}/leave", headers={"X-Seat-Token": "not a seat of this table"})
+    assert r.status_code == 403 and r.json()["error"]["code"] == "bad_token"
 
 
 def test_a_foreign_page_cannot_play_with_the_session_cookie(client: TestClient) -> None:

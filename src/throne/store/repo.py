@@ -45,6 +45,15 @@ class NotFound(StoreError):
     status = 404
 
 
+class NoSuchSeat(StoreError):
+    code = "no_such_seat"
+
+
+class BadToken(StoreError):
+    code = "bad_token"
+    status = 403
+
+
 class Conflict(StoreError):
     code = "conflict"
     status = 409
@@ -352,7 +361,7 @@ class Repo:
         specs = list(seats)
         for spec in specs:
             if not 0 <= spec.seat < players:
-                raise StoreError(f"seat {spec.seat} does not exist in a {players}-player game")
+                raise NoSuchSeat(f"seat {spec.seat} does not exist in a {players}-player game")
         values = {
             "game": game,
             "status": "open",
@@ -423,7 +432,7 @@ class Repo:
             if seat is None:
                 seat = free[0]
             elif not 0 <= seat < row.players:
-                raise StoreError(f"seat {seat} does not exist in a {row.players}-player game")
+                raise NoSuchSeat(f"seat {seat} does not exist in a {row.players}-player game")
             elif seat in taken:
                 raise SeatTaken(f"seat {seat} of game {game_id} is taken")
             spec = SeatSpec(seat, "human", name, user_id=user_id, token_hash=token_hash)
@@ -442,7 +451,7 @@ class Repo:
                 raise NotOpen(f"game {game_id} is {row.status}; only an open table can be left")
             seat = s.scalar(select(Seat).where(Seat.game_id == game_id, Seat.token_hash == token_hash))
             if seat is None:
-                raise StoreError("the seat token does not belong to this game")
+                raise BadToken("the seat token does not belong to this game")
             s.delete(seat)
             s.flush()
             humans = s.scalar(select(func.count()).where(Seat.game_id == game_id, Seat.kind == "human"))
