@@ -71,7 +71,7 @@ def test_leave_before_start_and_abort(client: TestClient) -> None:
     r = client.post(f"/api/games/{game_id}/leave", headers={"X-Seat-Token": other["token"]})
     assert r.status_code == 200 and r.json()["game"]["seats"][1]["kind"] == "open"
     r = client.post(f"/api/games/{game_id}/leave", headers={"X-Seat-Token": other["token"]})
-    assert r.status_code == 400
+    assert r.status_code == 403 and r.json()["error"]["code"] == "bad_token"  # that seat is gone
     r = client.post(f"/api/games/{game_id}/leave", headers={"X-Seat-Token": created["token"]})
     assert r.json()["game"]["status"] == "aborted"
     assert client.get("/api/games?status=open").json()["games"] == []
