@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from tests.server.helpers import as_guest, hello, read_until, two_player_leaders
+from throne.server import ws as ws_module
 from throne.server.app import create_app
 from throne.server.config import Settings
 
@@ -104,6 +107,31 @@ def test_flooding_socket_is_rate_limited(tmp_path) -> None:
                 codes.append(json.loads(message["text"]).get("code"))
         assert "rate_limited" in codes and message["code"] == 1008
         assert client.get(f"/api/games/{game_id}/view").json()["ply"] == 0
+
+
+def test_refusals_spread_over_a_long_game_do_not_close_the_socket(tmp_path, monkeypatch) -> None:
+    """The socket closes at the `ws_max_refused`-th refusal within the window (a flood of bad messages),
+    not at the `ws_max_refused`-th of its whole life (a long game's occasional stale moves)."""
+    with TestClient(create_app(Settings(data_dir=tmp_path, secret_key="k", ws_max_refused=5))) as client:
+        game_id, _tokens = two_player_leaders(client)
+        monkeypatch.setattr(ws_module, "REFUSALS_WINDOW_S", 0.5)
+        with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+            for _ in range(2):  # 8 refusals in all, 4 at a time
+                for _ in range(4):
+                    ws.send_json({"type": "bogus"})
+                    assert ws.receive_json()["code"] == "bad_message"
+                time.sleep(0.6)
+            ws.send_json({"type": "ping"})
+            assert ws.receive_json()["type"] == "pong"
+        monkeypatch.setattr(ws_module, "REFUSALS_WINDOW_S", 3600.0)
+        with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+            for _ in range(6):  # closed at the fifth, which is told too
+                ws.send_json({"type": "bogus"})
+            codes = [ws.receive_json()["code"] for _ in range(5)]
+            assert codes == ["bad_message"] * 5
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 1008
 
 
 @pytest.mark.parametrize(

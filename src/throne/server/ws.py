@@ -25,6 +25,7 @@ from throne.store.repo import GameInfo, NotFound
 router = APIRouter()
 log = logging.getLogger(__name__)
 MOVE_MAX = 256
+REFUSALS_WINDOW_S = 60.0
 CONTROLS = (
     "resign",
     "draw_offer",
@@ -66,15 +67,18 @@ class _Session:
         settings = hub.settings
         self.conn = Conn(ws, game_id)
         self.bucket = _Bucket(settings.ws_rate_per_s, settings.ws_burst)
-        self.refused = 0
+        # The `ws_max_refused`-th refusal within about a minute closes the socket; a long game's few are
+        # forgotten (a stale move now and then is no flood).
+        self.refusals = _Bucket(settings.ws_max_refused / REFUSALS_WINDOW_S, settings.ws_max_refused - 1)
         self.greeted = False
         self.chat_as: tuple[int | None, str] | None = None  # (user id, name) this connection writes as
 
     def refuse(self, code: str, message: str, **extra: Any) -> None:
-        self.refused += 1
-        self.conn.send(_error(code, message, **extra))
-        if self.refused >= self.hub.settings.ws_max_refused:
-            self.conn.close(1008)
+        error = _error(code, message, **extra)
+        if self.refusals.take():
+            self.conn.send(error)
+        else:
+            self.conn.end(error, 1008)  # the last refusal is told too, then the socket closes
 
     async def handle(self, text: str) -> None:
         try:
