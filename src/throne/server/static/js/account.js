@@ -114,7 +114,7 @@ async function leaderboards() {
 }
 
 /** Sends `form` through `submit` from now on. Its buttons come disabled (so Enter sends nothing either): until
- * then the browser would send the form itself, and a sign-in by itself is lost. */
+ * then the browser would send the form itself, as a GET with the password in the address. */
 function handle(form, submit) {
   if (!form) return;
   form.addEventListener("submit", submit);
