@@ -14,7 +14,7 @@ from typing import Any
 
 from playwright.sync_api import Page, WebSocketRoute, expect
 
-from tests.e2e.helpers import Contexts
+from tests.e2e.helpers import Contexts, choose_named_bot
 from throne.games import hidden_leaders as hl
 
 ROOT = "#table-root"
@@ -303,8 +303,7 @@ def open_table(contexts: Contexts, state: hl.State, seat: int, lang: str = "en",
     page = contexts.page(lang=lang, viewport=viewport)
     page.route_web_socket(re.compile(r"/ws/games/\d+$"), engine.handler)
     page.goto("/")
-    page.click("#quick-advanced > summary")
-    page.select_option("#quick-level", "random")
+    choose_named_bot(page, "random")
     page.select_option("#quick-side-hidden-leaders", str(seat))  # the player's name is on the engine's seat
     page.click("#play-bot-hidden-leaders")
     page.wait_for_url(re.compile(r"/games/\d+$"))

@@ -7,7 +7,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 #: Where the browser tests put their screenshots: a temporary folder unless THRONE_SCREENSHOTS names one
 #: (``THRONE_SCREENSHOTS=docs/screenshots make test`` refreshes the committed pictures on purpose).
@@ -70,6 +70,14 @@ SET_THEME = """(theme) => {
   if (select) select.value = theme || 'system';
   return before;
 }"""
+
+
+def choose_named_bot(page: Page, bot: str) -> None:
+    """On the lobby, the named bot under "Advanced", once the lobby's script has laid the page out: the level
+    radios it adds above "Advanced" would move the summary under a click."""
+    expect(page.locator("#play-bot-leaders")).to_be_enabled()  # enabled last, after the radios
+    page.click("#quick-advanced > summary")
+    page.select_option("#quick-level", bot)
 
 
 def screenshot(page: Page, name: str, *, dark: bool = False) -> None:

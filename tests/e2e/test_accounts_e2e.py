@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Page, Route, expect
 
-from tests.e2e.helpers import Contexts
+from tests.e2e.helpers import Contexts, choose_named_bot
 
 pytestmark = pytest.mark.e2e
 
@@ -45,8 +45,7 @@ def test_sign_up_log_in_history_and_leaderboards(contexts: Contexts) -> None:
 
     # A game played while logged in shows up in the history.
     page.goto("/")
-    page.click("#quick-advanced > summary")
-    page.select_option("#quick-level", "random")
+    choose_named_bot(page, "random")
     page.click("#play-bot-leaders")
     page.wait_for_url(re.compile(r"/games/\d+$"))
     game_id = page.url.rsplit("/", 1)[1]
@@ -71,8 +70,7 @@ def test_guest_name(contexts: Contexts) -> None:
 def test_leaders_board_by_keyboard(contexts: Contexts) -> None:
     page = contexts.page()
     page.goto("/")
-    page.click("#quick-advanced > summary")
-    page.select_option("#quick-level", "random")
+    choose_named_bot(page, "random")
     page.click("#play-bot-leaders")
     page.wait_for_url(re.compile(r"/games/\d+$"))
     page.wait_for_function("() => document.querySelector('#table-root').dataset.myTurn === 'true'")

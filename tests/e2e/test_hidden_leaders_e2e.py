@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.drivers import MY_TURN_OR_OVER, HiddenClicker, data, is_over
-from tests.e2e.helpers import PHONE, Contexts, screenshot
+from tests.e2e.helpers import PHONE, Contexts, choose_named_bot, screenshot
 
 pytestmark = pytest.mark.e2e
 MAX_DECISIONS = 400
@@ -19,8 +19,7 @@ TURN_KINDS = {"setup", "action", "draw", "discard"}
 
 def start_hidden_vs_bots(page: Page) -> None:
     page.goto("/")
-    page.click("#quick-advanced > summary")
-    page.select_option("#quick-level", "random")
+    choose_named_bot(page, "random")
     page.click("#play-bot-hidden-leaders")
     page.wait_for_url(re.compile(r"/games/\d+$"))
     expect(page.locator("#net-status")).to_have_attribute("data-state", "online")

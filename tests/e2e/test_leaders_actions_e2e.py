@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, WebSocketRoute, expect
 
-from tests.e2e.helpers import Contexts
+from tests.e2e.helpers import Contexts, choose_named_bot
 from throne.games import leaders
 
 pytestmark = pytest.mark.e2e
@@ -77,8 +77,7 @@ def open_table(contexts: Contexts, position: str, seat: int) -> tuple[Page, Engi
     page = contexts.page()
     page.route_web_socket(re.compile(r"/ws/games/\d+$"), engine.handler)
     page.goto("/")
-    page.click("#quick-advanced > summary")
-    page.select_option("#quick-level", "random")  # there once the lobby script handles clicks
+    choose_named_bot(page, "random")  # there once the lobby script handles clicks
     page.click("#play-bot-leaders")
     page.wait_for_url(re.compile(r"/games/\d+$"))
     expect(page.locator("#net-status")).to_have_attribute("data-state", "online")

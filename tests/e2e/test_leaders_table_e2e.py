@@ -14,7 +14,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.helpers import PHONE, Contexts, screenshot
+from tests.e2e.helpers import PHONE, Contexts, choose_named_bot, screenshot
 from tests.e2e.test_leaders_actions_e2e import EngineSocket, click, expect_sent
 from tests.e2e.test_narrated_turns_e2e import open_table as open_turn_table
 from throne.games import leaders
@@ -40,8 +40,7 @@ def open_table(
     page = contexts.page(lang=lang, viewport=viewport)
     page.route_web_socket(re.compile(r"/ws/games/\d+$"), engine.handler)
     page.goto("/")
-    page.click("#quick-advanced > summary")
-    page.select_option("#quick-level", "random")
+    choose_named_bot(page, "random")
     page.click("#play-bot-leaders")
     page.wait_for_url(re.compile(r"/games/\d+$"))
     expect(page.locator("#table-root")).to_have_attribute("data-ply", str(engine.ply))

@@ -10,7 +10,7 @@ import uuid
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.helpers import PHONE, Contexts, screenshot
+from tests.e2e.helpers import PHONE, Contexts, choose_named_bot, screenshot
 from tests.e2e.test_accounts_e2e import sign_up
 
 pytestmark = pytest.mark.e2e
@@ -38,8 +38,7 @@ def test_level_and_side_up_front(contexts: Contexts) -> None:
     expect(page.locator("#quick-side-hidden-leaders option").nth(1)).to_have_text("Seat 1")
     page.check('#quick-levels input[value="medium"]')
     page.select_option("#quick-side-leaders", "1")
-    page.click("#quick-advanced > summary")
-    page.select_option("#quick-level", "random")  # a named bot overrides the level
+    choose_named_bot(page, "random")  # a named bot overrides the level
     with page.expect_request(lambda r: r.url.endswith("/api/play-bot")) as sent:
         page.click("#play-bot-leaders")
     assert sent.value.post_data_json["bot"] == "random" and sent.value.post_data_json["side"] == 1

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, Route, WebSocketRoute, expect
 
-from tests.e2e.helpers import DESKTOP, PHONE, Contexts, screenshot
+from tests.e2e.helpers import DESKTOP, PHONE, Contexts, choose_named_bot, screenshot
 from throne import games
 from throne.games import leaders
 
@@ -104,8 +104,7 @@ def open_table(contexts: Contexts, position: str, *, lang: str = "en", viewport:
     page.route(re.compile(r"/api/games/\d+/replay"), lambda route: route.fulfill(json={"steps": []}))
     page.route(re.compile(r"/api/games/\d+$"), _human_first)
     page.goto("/")
-    page.click("#quick-advanced > summary")
-    page.select_option("#quick-level", "random")
+    choose_named_bot(page, "random")
     page.click("#play-bot-leaders")
     page.wait_for_url(re.compile(r"/games/\d+$"))
     expect(page.locator("#table-root")).to_have_attribute("data-ply", str(engine.ply))
@@ -226,8 +225,7 @@ def test_a_rated_game_shows_the_rating_change(contexts: Contexts) -> None:
 
     page.route(re.compile(r"/api/players/77$"), player)
     page.goto("/")
-    page.click("#quick-advanced > summary")
-    page.select_option("#quick-level", "random")
+    choose_named_bot(page, "random")
     page.click("#play-bot-leaders")
     page.wait_for_url(re.compile(r"/games/\d+$"))
     expect(page.locator("#table-root")).to_have_attribute("data-my-turn", "true")

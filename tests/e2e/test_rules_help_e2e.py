@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.drivers import MY_TURN_OR_OVER
-from tests.e2e.helpers import DESKTOP, PHONE, Contexts, screenshot
+from tests.e2e.helpers import DESKTOP, PHONE, Contexts, choose_named_bot, screenshot
 
 CASES = [
     ("en", "/rules/leaders", "Leaders — rules", "ltr"),
@@ -57,8 +57,7 @@ def test_rules_and_help_are_linked_from_the_lobby(contexts: Contexts) -> None:
 
 def _start_vs_bot(page: Page, game: str) -> None:
     page.goto("/")
-    page.click("#quick-advanced > summary")
-    page.select_option("#quick-level", "random")
+    choose_named_bot(page, "random")
     page.click(f"#play-bot-{game}")
     page.wait_for_url(re.compile(r"/games/\d+$"))
     expect(page.locator("#net-status")).to_have_attribute("data-state", "online")
