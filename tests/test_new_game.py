@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -48,6 +49,15 @@ def test_the_command_line_lists_plays_and_matches_the_new_game(toy: GameSpec, tm
     assert report["games"] == 4 and report["players"] == 2
     bench = runner.invoke(app, ["bench", "sum-duel", "--runs", "1", "--seconds", "0.05", "--quiet"])
     assert bench.exit_code == 0 and "games/s" in bench.output
+
+
+def test_a_game_played_in_the_plain_terminal_has_a_secret_seed_told_only_at_the_end(toy: GameSpec) -> None:
+    played = CliRunner().invoke(app, ["play", "sum-duel", "-o", "hand=2"], input="1\n1\n")
+    assert played.exit_code == 0, played.output
+    before_end, _, end = played.output.partition("game over")
+    secret = re.search(r"Seed of this game \(replays it with its moves\): ([0-9a-f]{32,})$", end.strip())
+    assert secret is not None, played.output
+    assert secret[1] not in before_end and "seed" not in before_end.lower()
 
 
 def test_bots_choose_moves_of_the_new_game_in_worker_processes(toy: GameSpec) -> None:

@@ -6,10 +6,17 @@ Games with a dedicated front end are listed in `FRONT_ENDS`; every other registe
 
 from __future__ import annotations
 
+import random
+import secrets
 from collections.abc import Callable
 from typing import Any
 
 from throne.games import GameSpec
+
+
+def bot_rng() -> random.Random:
+    """The generator of the bots' own seeds: fresh entropy, unrelated to the game's secret."""
+    return random.Random(secrets.randbits(128))
 
 
 def _leaders_play(spec: GameSpec, **kw: Any) -> None:

@@ -4,11 +4,12 @@ moves; nothing in it knows a rule."""
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Callable
 from typing import Any
 
+from throne import terminal
 from throne.games import GameSpec
+from throne.games.randomness import new_secret
 
 InputFn = Callable[[str], str]
 OutputFn = Callable[[str], None]
@@ -43,14 +44,16 @@ def play(
 
     if not 0 <= seat < players:
         raise SystemExit(f"error: the seat must be in 0..{players - 1}, not {seat}")
-    seed = random.randrange(2**31) if seed is None else seed
+    seed = new_secret() if seed is None else seed
     state = spec.new_game(seed, players, options)
     humans = set(range(players)) if opponent == "human" else {seat}
+    rng = terminal.bot_rng()
     try:
-        bots = {s: ai.make_bot(spec.id, opponent, seed=seed + s) for s in range(players) if s not in humans}
+        bots = {s: ai.make_bot(spec.id, opponent, seed=rng.getrandbits(63)) for s in range(players)
+                if s not in humans}
     except ai.AIError as exc:
         raise SystemExit(f"error: {exc}") from exc
-    out(f"{spec.name}, seed {seed}, {players} players. You are seat {seat}.")
+    out(f"{spec.name}, {players} players. You are seat {seat}.")
     try:
         while not state.is_over:
             who = state.to_play
@@ -63,6 +66,7 @@ def play(
         return
     out(json.dumps(state.view(seat), sort_keys=True))
     out(f"game over: {json.dumps(state.outcome.to_json(), sort_keys=True)}")
+    out(f"Seed of this game (replays it with its moves): {seed}")
 
 
 def replay(spec: GameSpec, record: dict[str, Any], *, out: OutputFn = print) -> None:

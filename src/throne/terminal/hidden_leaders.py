@@ -7,11 +7,10 @@ what others did is derived from the ``last_move`` of successive views, never fro
 from __future__ import annotations
 
 import random
-import secrets
 from collections.abc import Callable
 from typing import Any
 
-from throne import ai, i18n
+from throne import ai, i18n, terminal
 from throne.games import hidden_leaders as hl
 from throne.games.hidden_leaders import moves as hl_moves
 from throne.games.hidden_leaders.cards import GUARDIAN_CARDS
@@ -305,7 +304,7 @@ def play(players: int = 4, seat: int = 0, opponent: str = "random", modules: tup
         state = hl.new_game(players=players, seed=seed, variant=variant, modules=modules)
     except ValueError as exc:
         raise SystemExit(f"error: {exc}") from exc
-    rng = bot_rng()
+    rng = terminal.bot_rng()
     out(f"Hidden Leaders, {players} players. You are seat {seat}; seat {state.first} starts. Type 'help' for "
         "the goal and the commands.")
     narrator = Narrator("hidden-leaders", seat, lambda p: f"Seat {p}")
@@ -332,11 +331,6 @@ def play(players: int = 4, seat: int = 0, opponent: str = "random", modules: tup
     out("\n" + render(v))
     out(render_scores(v))
     out(f"Seed of this game (replays it with its moves): {state.seed}")
-
-
-def bot_rng() -> random.Random:
-    """The generator of the bots' own seeds: fresh entropy, unrelated to the game's secret."""
-    return random.Random(secrets.randbits(128))
 
 
 def replay(record: dict, *, input_fn: InputFn = input, out: OutputFn = print) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-import secrets
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -12,6 +11,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
+from throne import terminal
 from throne.games import leaders
 from throne.games.leaders.board import COORDS, NAMES
 from throne.games.leaders.events import events as move_events
@@ -148,7 +148,7 @@ def play(
     if side not in ("S", "N"):
         raise ValueError(f"side must be S or N, not {side!r}")
     state = leaders.new_game(seed=seed, mode=mode)
-    rng = random.Random(secrets.randbits(128))  # the opponent's own seeds: unrelated to the deal
+    rng = terminal.bot_rng()
     humans = {0, 1} if opponent == "human" else {"SN".index(side)}
     if opponent != "human":
         _bot_move(state.clone(), opponent, random.Random(0))  # fail fast on an unknown opponent
