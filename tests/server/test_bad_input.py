@@ -187,6 +187,12 @@ def test_http_move_needs_the_right_seat(client: TestClient, token, status, code)
         ),
         ("post", "/api/games", {"game": "leaders", "players": "two"}, 422, "invalid_request"),
         ("post", "/api/games", {"game": "leaders", "name": "x" * 40}, 400, "bad_name"),
+        ("post", "/api/games", {"game": "leaders", "name": "x" * 300}, 400, "bad_name"),  # one rule, any length
+        ("post", "/api/play-bot", {"game": "leaders", "name": "x" * 300}, 400, "bad_name"),
+        ("post", "/api/accounts/guest", {"name": "x" * 300}, 400, "bad_name"),
+        ("post", "/api/accounts/register", {"username": "x" * 300, "password": "correct horse 9"}, 400, "bad_username"),
+        ("post", "/api/accounts/register", {"username": "ann", "password": "correct horse 9", "name": "x" * 300}, 400,
+         "bad_name"),
         ("get", "/api/games?status=weird", None, 400, "bad_status"),
         ("get", "/api/leaderboard/chess", None, 404, "unknown_game_kind"),
         ("get", "/api/players/99999", None, 404, "unknown_player"),

@@ -50,13 +50,13 @@ UNAVAILABLE = "this username cannot be registered; choose another"
 
 
 class GuestIn(BaseModel):
-    name: str = Field(max_length=200)
+    name: str
 
 
 class RegisterIn(BaseModel):
-    username: str = Field(max_length=200)
+    username: str
     password: str = Field(max_length=1000)
-    name: str | None = Field(default=None, max_length=200)
+    name: str | None = None
 
 
 class PasswordIn(BaseModel):
@@ -70,7 +70,7 @@ class MuteIn(BaseModel):
 
 
 class LoginIn(BaseModel):
-    username: str = Field(max_length=200)
+    username: str = Field(max_length=200)  # bounds the rate limiter's key; no username is that long
     password: str = Field(max_length=1000)
 
 

@@ -38,7 +38,7 @@ class CreateIn(BaseModel):
     sit: bool = True
     rated: bool = False
     private: bool = False
-    name: str | None = Field(default=None, max_length=200)
+    name: str | None = None
     time_control: dict[str, Any] | None = None
     side: SeatNo | None = None
 
@@ -48,14 +48,14 @@ class PlayBotIn(BaseModel):
     bot: str = Field(default="easy", max_length=64)
     players: int = Field(default=2, ge=1, le=16)
     options: dict[str, Any] = Field(default_factory=dict)
-    name: str | None = Field(default=None, max_length=200)
+    name: str | None = None
     time_control: dict[str, Any] | None = None
     side: SeatNo | None = None
 
 
 class JoinIn(BaseModel):
     seat: SeatNo | None = None
-    name: str | None = Field(default=None, max_length=200)
+    name: str | None = None
     invite: str | None = Field(default=None, max_length=64)
 
 
