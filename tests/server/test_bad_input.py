@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 
 import pytest
@@ -198,11 +199,12 @@ def test_http_move_needs_the_right_seat(client: TestClient, token, status, code)
         ("get", "/api/players/99999", None, 404, "unknown_player"),
     ],
 )
-def test_http_bad_requests(client: TestClient, method, path, body, status, code) -> None:
+def test_http_bad_requests(client: TestClient, settings: Settings, method, path, body, status, code) -> None:
     r = getattr(client, method)(path, **({"json": body} if body is not None else {}))
     assert r.status_code == status, r.text
     assert r.json()["error"]["code"] == code and r.json()["error"]["message"]
     assert client.get("/api/games?status=open,live,finished").json()["games"] == []
+    assert _users(settings) == 0  # a refusal makes no guest
 
 
 def test_http_bodies_that_are_not_json_or_too_large(client: TestClient) -> None:
@@ -217,6 +219,39 @@ def test_http_bodies_that_are_not_json_or_too_large(client: TestClient) -> None:
 
     r = client.post("/api/accounts/guest", content=chunks(), headers={"content-type": "application/json"})
     assert r.status_code == 413
+
+
+def _users(settings: Settings) -> int:
+    with sqlite3.connect(settings.url.removeprefix("sqlite:///")) as db:
+        return db.execute("SELECT count(*) FROM users").fetchone()[0]
+
+
+@pytest.mark.parametrize(
+    ("table", "join", "status", "code"),
+    [
+        ("started", {}, 409, "not_open"),
+        ("open", {"seat": 7}, 400, "no_such_seat"),
+        ("open", {"seat": 0}, 409, "seat_taken"),
+        ("rated", {}, 403, "rated_needs_account"),
+    ],
+)
+def test_a_refused_join_makes_the_visitor_no_guest(
+    client: TestClient, settings: Settings, table: str, join: dict, status: int, code: str
+) -> None:
+    if table == "started":
+        game_id, _ = two_player_leaders(client)
+    elif table == "rated":
+        client.post("/api/accounts/register", json={"username": "ann", "password": "correct horse 9"})
+        game_id = client.post("/api/games", json={"game": "leaders", "rated": True}).json()["game"]["id"]
+    else:
+        as_guest(client, "Ann")
+        r = client.post("/api/games", json={"game": "hidden-leaders", "players": 3})
+        game_id = r.json()["game"]["id"]
+    client.cookies.clear()
+    before = _users(settings)
+    r = client.post(f"/api/games/{game_id}/join", json={"name": "Visitor", **join})
+    assert (r.status_code, r.json()["error"]["code"]) == (status, code), r.text
+    assert _users(settings) == before and "throne_session" not in r.cookies
 
 
 def test_joining_a_full_or_started_table(client: TestClient) -> None:

@@ -45,6 +45,7 @@ from throne.store.repo import (
     StalePly,
     StoreUnavailable,
     is_read,
+    seat_to_take,
 )
 from throne.store.service import UNAVAILABLE
 
@@ -306,7 +307,9 @@ class Hub:
                     seat.user_id = user_id
 
     # ---- tables --------------------------------------------------------------------------------------------
-    def _check_table(self, t: NewTable) -> tuple[GameKind, dict[str, Any]]:
+    def check_table(self, t: NewTable, user: User | None) -> tuple[GameKind, dict[str, Any]]:
+        """The table's game kind and normalised options, or the ApiError that refuses it (`user`: its
+        creator, None for a visitor who is not yet a guest)."""
         try:
             TimeControl.parse(t.time_control)
         except ClockError as exc:
@@ -347,12 +350,12 @@ class Hub:
             raise ApiError(
                 400, "rated_needs_people", "rated games are played by registered players only, no bots"
             )
+        if t.rated and (user is None or user.username is None):
+            raise ApiError(403, "rated_needs_account", "log in with a registered account to play rated games")
         return kind, options
 
     async def create_table(self, user: User, t: NewTable) -> tuple[GameInfo, str | None, str | None]:
-        kind, options = self._check_table(t)
-        if t.rated and user.username is None:
-            raise ApiError(403, "rated_needs_account", "log in with a registered account to play rated games")
+        kind, options = self.check_table(t, user)
         specs = [SeatSpec(seat=p, kind="bot", name=b, bot=b) for p, b in sorted(t.bots.items())]
         token = None
         if t.sit:
@@ -386,16 +389,20 @@ class Hub:
         info = await self.maybe_start(info)
         return info, token, invite
 
+    def check_join(self, info: GameInfo, user: User | None, seat: int | None) -> None:
+        """Refuses a join that the table as read (`info`) already rules out (`user` None: a visitor not yet
+        a guest), so that a refused visitor is not made a guest; the write checks again."""
+        if info.rated and (user is None or user.username is None):
+            raise ApiError(
+                403, "rated_needs_account", "log in with a registered account to join a rated game"
+            )
+        seat_to_take(info.id, info.status, info.players, info.seats, None if user is None else user.id, seat)
+
     async def join(self, info: GameInfo, user: User, seat: int | None) -> tuple[GameInfo, str, int]:
         """`user` takes `seat` (None: the first free one) at the table `info`, as read by the caller after
         its invite was checked; the seat itself is taken in one guarded write (full or started: Conflict)."""
         game_id = info.id
-        if info.rated and user.username is None:
-            raise ApiError(
-                403, "rated_needs_account", "log in with a registered account to join a rated game"
-            )
-        if any(s.user_id == user.id and s.kind == "human" for s in info.seats):
-            raise ApiError(409, "already_seated", f"you already sit at game {game_id}")
+        self.check_join(info, user, seat)
         token = new_token()
         info, place = await self.db(
             self.repo.join_seat, game_id, seat, user_id=user.id, name=user.name, token_hash=token_hash(token)

@@ -277,6 +277,29 @@ def is_read(fn: Callable[..., Any]) -> bool:
     return bool(getattr(getattr(fn, "__func__", fn), "store_reads", False))
 
 
+def seat_to_take(
+    game_id: int, status: str, players: int, places: Sequence[Any], user_id: int | None, seat: int | None
+) -> int:
+    """The table place a join takes (`seat`, or the lowest free one when None), or the StoreError that
+    refuses it. `places`: the seats taken (with `seat`, `kind`, `user_id`); `user_id` None: a visitor not yet
+    known, who sits nowhere."""
+    if status != "open":
+        raise NotOpen(f"game {game_id} is {status}, seats can no longer be taken")
+    if user_id is not None and any(p.user_id == user_id and p.kind == "human" for p in places):
+        raise AlreadySeated(f"you already sit at game {game_id}")
+    taken = {p.seat for p in places}
+    free = [n for n in range(players) if n not in taken]
+    if not free:
+        raise TableFull(f"every seat of game {game_id} is taken")
+    if seat is None:
+        return free[0]
+    if not 0 <= seat < players:
+        raise NoSuchSeat(f"seat {seat} does not exist in a {players}-player game")
+    if seat in taken:
+        raise SeatTaken(f"seat {seat} of game {game_id} is taken")
+    return seat
+
+
 class Repo:
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -419,22 +442,9 @@ class Repo:
         """Takes a free table place (the lowest when `seat` is None); returns the game and the place."""
         with self.db.engine.begin() as c:
             row = _game_row(c, game_id, for_update=True)
-            if row.status != "open":
-                raise NotOpen(f"game {game_id} is {row.status}, seats can no longer be taken")
             places = c.execute(sql.PLACES, {"game_id": game_id}).all()
             # checked here, in the write, so two joins cannot both pass
-            if any(p.user_id == user_id and p.kind == "human" for p in places):
-                raise AlreadySeated(f"you already sit at game {game_id}")
-            taken = {p.seat for p in places}
-            free = [n for n in range(row.players) if n not in taken]
-            if not free:
-                raise TableFull(f"every seat of game {game_id} is taken")
-            if seat is None:
-                seat = free[0]
-            elif not 0 <= seat < row.players:
-                raise NoSuchSeat(f"seat {seat} does not exist in a {row.players}-player game")
-            elif seat in taken:
-                raise SeatTaken(f"seat {seat} of game {game_id} is taken")
+            seat = seat_to_take(game_id, row.status, row.players, places, user_id, seat)
             spec = SeatSpec(seat, "human", name, user_id=user_id, token_hash=token_hash)
             try:
                 c.execute(sql.INSERT_SEAT, _seat_row(game_id, spec))

@@ -90,9 +90,11 @@ async def list_games(
 
 
 async def _table_limits(request: Request, table: NewTable) -> None:
-    """The rate limit on table creation, then the caps on open tables and games with bots."""
+    """The rate limit on table creation, the table itself, then the caps on open tables and games with bots:
+    all before a visitor is made a guest, so a refused request leaves no guest behind."""
     user = await current_user(request)
     rate_limit(request, "table", None if user is None else f"uid:{user.id}")
+    hub_of(request).check_table(table, user)
     await caps_of(request).check_table(hub_of(request), user, table, client_ip(request))
 
 
@@ -163,7 +165,8 @@ async def get_game(game_id: GameId, request: Request, invite: str | None = None)
 @router.post("/games/{game_id}/join")
 async def join(game_id: GameId, body: JoinIn, request: Request, response: Response) -> dict:
     hub = hub_of(request)
-    info = await _game(request, game_id, body.invite)  # before a guest is made: a missing game is a 404
+    info = await _game(request, game_id, body.invite)
+    hub.check_join(info, await current_user(request), body.seat)  # a refused visitor is made no guest
     user = await user_or_guest(request, response, body.name)
     info, token, place = await hub.join(info, user, body.seat)
     summary = hub.summary(info, user.id)
