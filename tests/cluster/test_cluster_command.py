@@ -25,11 +25,10 @@ import pytest
 import redis
 
 from tests.cluster.nodes import SRC, Player, until
-from tests.cluster.test_failover import _advance, _check_log_and_views, _owner
+from tests.cluster.play import STEP, advance, check_log_and_views, lease_owner
 from tests.processes import free_port, terminate
 from throne.store import Database, Repo
 
-STEP = 30.0  # seconds any one step may take on a loaded machine
 START = 120.0  # initdb, PostgreSQL, Redis, two nodes importing the app, HAProxy
 
 
@@ -135,10 +134,10 @@ def test_throne_cluster_serves_a_game_through_haproxy_across_a_node_kill(cluster
         ann.token, ann.game_id = made.json()["token"], made.json()["game"]["id"]
         ann.connect(balancer)  # type: ignore[arg-type]
         rng = random.Random(16)
-        before = _advance([ann], 4, rng)
+        before = advance([ann], 4, rng)
         assert before >= 4, cluster.logs()
 
-        owner = until(lambda: _owner(r, ann.game_id), STEP, "the game's lease")
+        owner = until(lambda: lease_owner(r, ann.game_id), STEP, "the game's lease")
         assert owner in ("node0", "node1")
         os.kill(pids[owner], signal.SIGKILL)  # no handover: the lease runs out, the other node claims it
         until(lambda: not _alive(pids[owner]), STEP, "the owner's end")
@@ -152,14 +151,14 @@ def test_throne_cluster_serves_a_game_through_haproxy_across_a_node_kill(cluster
             return False
 
         until(reconnected, STEP, "a socket through HAProxy again", every=0.2)
-        after = _advance([ann], 4, rng)
+        after = advance([ann], 4, rng)
         assert after >= before + 4, cluster.logs()
-        assert _owner(r, ann.game_id) == survivor
+        assert lease_owner(r, ann.game_id) == survivor
         # On ann's turn nothing moves (the bot waits for her): the log is gap-free, her view the replay's.
         if not ann.wait_ply(after, STEP)["your_turn"]:
             ann.recv_until(lambda m: m["type"] == "state" and m["your_turn"], STEP)
         assert ann.state is not None
-        assert _check_log_and_views(Repo(db), db.engine, ann.game_id, [ann]) == ann.state["ply"]
+        assert check_log_and_views(Repo(db), db.engine, ann.game_id, [ann]) == ann.state["ply"]
     finally:
         if ann is not None:
             ann.close()

@@ -15,54 +15,12 @@ from typing import Any
 import httpx
 import pytest
 import redis
-import sqlalchemy as sa
 
 from tests.cluster.nodes import Node, Player, Shared, leaders_table, ready_nodes, until
-from throne.server.games import kind_of, rebuild
+from tests.cluster.play import STEP, advance, check_log_and_views, lease_owner
 from throne.store import Database, Repo
 
 LEASE_TTL = 3.0  # a loaded machine may stall a node's loop for a second; its games must not move then
-STEP = 30.0  # seconds any one step may take on a loaded machine
-RETRY = ("owner_moved", "owner_unavailable", "store_unavailable")  # a client sends those moves again
-
-
-def _owner(r: redis.Redis, game: int) -> str | None:
-    raw = r.get(f"throne:lease:{game}")
-    return None if raw is None else raw.decode().rpartition("|")[0]
-
-
-def _advance(players: list[Player], plies: int, rng: random.Random) -> int:
-    """Plays until the game is `plies` further (people move at random, bots by themselves); returns the
-    ply reached."""
-    ply = max(p.wait_ply(0, STEP)["ply"] for p in players)
-    target = ply + plies
-    while ply < target:
-        states = [p.wait_ply(ply, STEP) for p in players]
-        if any(s["status"] != "live" for s in states):
-            break
-        mover = next((p for p, s in zip(players, states, strict=True) if s["your_turn"]), None)
-        if mover is not None and mover.state is not None and mover.state["ply"] == ply:
-            _play(mover, rng.choice(mover.state["legal_moves"]), ply)
-        ply = min(p.wait_ply(ply + 1, STEP)["ply"] for p in players)
-    return ply
-
-
-def _play(mover: Player, move: str, ply: int) -> None:
-    """Sends a move until it is played: a move refused because its game is moving to another node is sent
-    again, as a client does (the ply makes a second send of a move that was played a `stale` refusal)."""
-    mover.move(move, ply)
-
-    def answered(m: dict[str, Any]) -> bool:
-        return m["type"] == "error" or (m["type"] == "state" and m["ply"] > ply)
-
-    while True:
-        got = mover.recv_until(answered, STEP)
-        if got["type"] == "state" or got["code"] == "stale":
-            return
-        assert got["code"] in RETRY, got
-        mover.move(move, ply)
-
-
 def _connected(node: Node, game: int) -> list[bool]:
     seats = httpx.get(f"{node.base}/api/games/{game}", timeout=10).json()["game"]["seats"]
     return [bool(s.get("connected")) for s in seats]
@@ -70,7 +28,7 @@ def _connected(node: Node, game: int) -> list[bool]:
 
 def survivor_of(r: redis.Redis, game: int, nodes: list[Node]) -> Node | None:
     """The node that owns `game` now."""
-    return next((n for n in nodes if n.name == _owner(r, game)), None)
+    return next((n for n in nodes if n.name == lease_owner(r, game)), None)
 
 
 def _poll_errors(*players: Player) -> list[dict[str, Any]]:
@@ -78,38 +36,6 @@ def _poll_errors(*players: Player) -> list[dict[str, Any]]:
         with contextlib.suppress(TimeoutError):
             player.recv_until(lambda m: m["type"] == "error", 0.2)
     return [e for p in players for e in p.errors]
-
-
-def _resting(players: list[Player]) -> int:
-    """The ply at which the game waits for one of `players` (its bots move on by themselves until then)."""
-    ply = max(p.wait_ply(0, STEP)["ply"] for p in players)
-    while True:
-        states = [p.wait_ply(ply, STEP) for p in players]
-        if any(s["ply"] > ply for s in states):
-            ply = max(s["ply"] for s in states)
-        elif any(s["your_turn"] for s in states) or states[0]["status"] != "live":
-            return ply
-        else:
-            ply += 1
-
-
-def _check_log_and_views(repo: Repo, engine: Any, game: int, players: list[Player]) -> int:
-    """The log has plies 0..n-1 (no gap, no duplicate) and n is the game's ply; each seat's last view is
-    the view the engine gives that seat after replaying the log. Checked once the game waits for one of
-    `players`, so that its bots do not move on while the log is read."""
-    _resting(players)
-    with engine.connect() as conn:
-        query = sa.text("SELECT ply FROM moves WHERE game_id = :g ORDER BY ply")
-        plies = [row[0] for row in conn.execute(query, {"g": game})]
-    info = repo.get_game(game)
-    assert plies == list(range(len(plies))) and info.ply == len(plies)
-    moves = repo.moves(game)
-    state = rebuild(kind_of(info.game), info, moves)
-    for p in players:
-        seen = p.wait_ply(len(plies), STEP)
-        assert seen["ply"] == len(plies)
-        assert seen["view"] == json.loads(json.dumps(state.view(p.seat))), f"{p.name}'s view differs"
-    return len(plies)
 
 
 @pytest.mark.postgres
@@ -140,7 +66,7 @@ def test_games_survive_their_owner_across_three_nodes(shared: Shared, tmp_path: 
         players = [ann, bob, carl, dora]
         leaders, hidden = [ann, bob], [carl, dora]
         for game in (ann.game_id, carl.game_id):
-            assert _owner(r, game) == "n1"
+            assert lease_owner(r, game) == "n1"
         # Players on different nodes, one of each game on the owner.
         ann.connect(b)
         bob.connect(c)
@@ -148,16 +74,16 @@ def test_games_survive_their_owner_across_three_nodes(shared: Shared, tmp_path: 
         assert carl.wait_ply(0, STEP)["seat"] == carl.seat  # his seat's view, wherever the game started
         # Presence is shared: a node without a socket of the Leaders game sees both players connected.
         until(lambda: _connected(a, ann.game_id) == [True, True], STEP, "presence across nodes")
-        _advance(leaders, 6, rng)
-        _advance(hidden, 6, rng)
+        advance(leaders, 6, rng)
+        advance(hidden, 6, rng)
 
         b.kill()  # SIGKILL: no handover, the leases run out
         ann.connect(a)  # the sockets on b are gone: the clients reconnect through another node
         dora.connect(c)
         for game in (ann.game_id, carl.game_id):
-            until(lambda game=game: _owner(r, game) in ("n0", "n2"), STEP, "a new owner")
-        _advance(leaders, 6, rng)
-        _advance(hidden, 6, rng)
+            until(lambda game=game: lease_owner(r, game) in ("n0", "n2"), STEP, "a new owner")
+        advance(leaders, 6, rng)
+        advance(hidden, 6, rng)
 
         # The same move through two nodes is applied once: the second is refused as stale.
         ply = max(p.wait_ply(0, STEP)["ply"] for p in leaders)
@@ -189,20 +115,20 @@ def test_games_survive_their_owner_across_three_nodes(shared: Shared, tmp_path: 
         assert offerer.wait_ply(ply, STEP)["status"] == "live"
 
         # SIGTERM: the owner of the Leaders game hands it over instead of letting its lease run out.
-        owner = next(n for n in (a, c) if n.name == _owner(r, ann.game_id))
+        owner = next(n for n in (a, c) if n.name == lease_owner(r, ann.game_id))
         survivor = c if owner is a else a
         owner.proc.terminate()
         owner.wait_exit(STEP)
-        assert _owner(r, ann.game_id) != owner.name  # released at once, not left to expire
+        assert lease_owner(r, ann.game_id) != owner.name  # released at once, not left to expire
         for p in players:
             if p.node is owner:
                 p.connect(survivor)
-        until(lambda: _owner(r, ann.game_id) == survivor.name, STEP, "the handover")
-        _advance(leaders, 4, rng)
-        _advance(hidden, 4, rng)
+        until(lambda: lease_owner(r, ann.game_id) == survivor.name, STEP, "the handover")
+        advance(leaders, 4, rng)
+        advance(hidden, 4, rng)
 
         for game, seated in ((ann.game_id, leaders), (carl.game_id, hidden)):
-            assert _check_log_and_views(repo, db.engine, game, seated) > 12
+            assert check_log_and_views(repo, db.engine, game, seated) > 12
     finally:
         for p in players:
             p.close()

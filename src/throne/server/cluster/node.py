@@ -303,6 +303,9 @@ class Cluster:
                 await self.leases.release(game, done=True)
                 return
             if info.status != "live":
+                # Its owner stored the end and died before the final state went out (the lease of a game
+                # that ended is given up only after that): every node's sockets are shown it now.
+                await self._show_end(game, info.players)
                 await self.leases.release(game, done=True)
                 return
             moves = await hub.db(hub.repo.moves, game)
@@ -324,6 +327,18 @@ class Cluster:
                 await self.leases.release(game, done=False)
         finally:
             self._claiming.discard(game)
+
+    async def _show_end(self, game: int, players: int) -> None:
+        """Sends every socket of an ended game, on every node, its seat's final `state`."""
+        messages: dict[str, dict[str, Any]] = {}
+        for seat in (None, *range(players)):
+            message = await self.hub.current_state(game, seat)
+            if message is not None:
+                messages[_seat_key(seat)] = message
+        for conn in list(self.hub.rooms.get(game, ())):
+            if _seat_key(conn.seat) in messages:
+                conn.send(messages[_seat_key(conn.seat)])
+        self.publish_room(game, {"t": "seats", "msgs": messages})
 
     async def _is_live(self, game: int) -> bool:
         try:
