@@ -3,6 +3,7 @@ undo within one's own turn, both by clicking the table's buttons."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -36,6 +37,8 @@ def _wait_ply(page: Page, want: int) -> None:
 
 def test_a_takeback_and_an_undo_against_a_bot(contexts: Contexts) -> None:
     page = contexts.page(lang="en")
+    sent: list[dict] = []  # what the table's socket sends
+    page.on("websocket", lambda ws: ws.on("framesent", lambda frame: sent.append(json.loads(frame))))
     page.goto("/", wait_until="networkidle")  # the lobby script has its game facts and its handlers
     # South opens: the bot has no Nemesis on the board during our first turn, which could react to our
     # Leader's move (leaders.md) and make the last move the bot's, with nothing of ours left to undo
@@ -54,3 +57,6 @@ def test_a_takeback_and_an_undo_against_a_bot(contexts: Contexts) -> None:
     page.click("#ctl-undo")
     _wait_ply(page, before)
     assert data(page, "myTurn") == "true"
+    # each request names the ply it was asked at: one sent again after it was granted is refused, not applied
+    asked = [(m["type"], m.get("ply")) for m in sent if m["type"] in ("takeback_request", "undo")]
+    assert asked == [("takeback_request", before + 1), ("undo", before + 1)], asked

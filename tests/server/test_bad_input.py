@@ -15,6 +15,7 @@ from throne.server import ws as ws_module
 from throne.server.app import create_app
 from throne.server.config import Settings
 
+PASSWORD = "correct horse 9"  # a password the server accepts
 LEGAL = "<legal>"  # replaced by a legal move of the seat to play
 
 # (who sends: "mover" | "other" | "spectator", the raw frame, the error code)
@@ -34,6 +35,9 @@ WS_CASES = [
     ("mover", '{"type": "move", "move": "a1-g7"}', "illegal_move"),
     ("mover", json.dumps({"type": "move", "move": LEGAL, "ply": 5}), "stale"),
     ("mover", '{"type": "hello", "token": null}', "bad_message"),
+    ("mover", '{"type": "undo", "ply": "0"}', "bad_message"),
+    ("mover", '{"type": "takeback_request", "ply": -1}', "bad_message"),
+    ("mover", '{"type": "resign", "ply": true}', "bad_message"),
     ("other", json.dumps({"type": "move", "move": LEGAL}), "not_your_turn"),
     ("spectator", json.dumps({"type": "move", "move": LEGAL}), "spectator"),
 ]
@@ -188,11 +192,12 @@ def test_http_move_needs_the_right_seat(client: TestClient, token, status, code)
         ),
         ("post", "/api/games", {"game": "leaders", "players": "two"}, 422, "invalid_request"),
         ("post", "/api/games", {"game": "leaders", "name": "x" * 40}, 400, "bad_name"),
-        ("post", "/api/games", {"game": "leaders", "name": "x" * 300}, 400, "bad_name"),  # one rule, any length
+        ("post", "/api/games", {"game": "leaders", "name": "x" * 300}, 400, "bad_name"),  # any length
         ("post", "/api/play-bot", {"game": "leaders", "name": "x" * 300}, 400, "bad_name"),
         ("post", "/api/accounts/guest", {"name": "x" * 300}, 400, "bad_name"),
-        ("post", "/api/accounts/register", {"username": "x" * 300, "password": "correct horse 9"}, 400, "bad_username"),
-        ("post", "/api/accounts/register", {"username": "ann", "password": "correct horse 9", "name": "x" * 300}, 400,
+        ("post", "/api/accounts/register", {"username": "x" * 300, "password": PASSWORD}, 400,
+         "bad_username"),
+        ("post", "/api/accounts/register", {"username": "ann", "password": PASSWORD, "name": "x" * 300}, 400,
          "bad_name"),
         ("get", "/api/games?status=weird", None, 400, "bad_status"),
         ("get", "/api/leaderboard/chess", None, 404, "unknown_game_kind"),
@@ -241,7 +246,7 @@ def test_a_refused_join_makes_the_visitor_no_guest(
     if table == "started":
         game_id, _ = two_player_leaders(client)
     elif table == "rated":
-        client.post("/api/accounts/register", json={"username": "ann", "password": "correct horse 9"})
+        client.post("/api/accounts/register", json={"username": "ann", "password": PASSWORD})
         game_id = client.post("/api/games", json={"game": "leaders", "rated": True}).json()["game"]["id"]
     else:
         as_guest(client, "Ann")

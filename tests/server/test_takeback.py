@@ -108,6 +108,38 @@ def test_undo_within_ones_own_turn(client: TestClient, fake: FakeTime) -> None:
         assert read_until(me, "error")[0]["code"] == "nothing_to_undo"
 
 
+def test_an_undo_or_takeback_sent_again_with_its_ply_is_refused_stale(
+    client: TestClient, fake: FakeTime
+) -> None:
+    """A client that sends its request again (its first answer lost, e.g. `owner_unavailable` in a
+    cluster) takes back one move, not two: the ply it was asked at is gone."""
+    game_id, tokens = table(client, None)
+    with two_seats(client, game_id, tokens) as (ws0, ws1):
+        sockets = {0: ws0, 1: ws1}
+        states = {seat: read_until(ws, "state", 0)[0] for seat, ws in sockets.items()}
+        first = states[0]["to_play"]
+        me, other = sockets[first], sockets[1 - first]
+        state = states[first]
+        for ply in (0, 1):  # two decisions of the first turn, both mine
+            me.send_json({"type": "move", "move": _piece_move(state), "ply": ply})
+            state = read_until(me, "state", ply + 1)[0]
+        assert state["to_play"] == first
+        read_until(other, "state", 2)
+        me.send_json({"type": "undo", "ply": 2})
+        read_until(me, "state", 1)
+        for again in ({"type": "undo", "ply": 2}, {"type": "takeback_request", "ply": 2}):
+            me.send_json(again)
+            me.send_json({"type": "dance"})  # answered bad_message: the first error answers `again`
+            error = read_until(me, "error")[0]
+            assert (error["code"], error.get("request")) == ("stale", again["type"]), error
+            assert read_until(me, "error")[0]["code"] == "bad_message"
+        me.send_json({"type": "takeback_request", "ply": 1})
+        _settled(other, 1, lambda s: s["offers"]["takeback"] == first)
+        other.send_json({"type": "takeback_answer", "accept": True})
+        read_until(me, "state", 0)
+    assert client.get(f"/api/games/{game_id}").json()["game"]["ply"] == 0
+
+
 def test_a_bot_accepts_a_takeback_in_an_unrated_game(client: TestClient, fake: FakeTime) -> None:
     hub = client.app.state.hub
 

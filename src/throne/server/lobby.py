@@ -954,20 +954,23 @@ class Hub:
             self.cluster.publish_room(game_id, {"t": "seats", "msgs": msgs})
         return new
 
-    async def table_control(self, game_id: int, seat: int, action: str, accept: bool = False) -> None:
-        """A seat resigns, offers a draw or answers one; raises MoveRefused or ApiError."""
+    async def table_control(
+        self, game_id: int, seat: int, action: str, accept: bool = False, ply: int | None = None
+    ) -> None:
+        """A seat resigns, offers a draw or answers one; raises MoveRefused or ApiError. `ply`: the ply a
+        takeback request or an undo was asked at (None: whatever the game's)."""
         if action == "rematch":
             await self.rematch(game_id, seat)
             return
         match = self.matches.get(game_id)
         if match is None and self.cluster is not None:  # owned by another node (or being claimed)
-            await self.cluster.route(game_id, "control", seat=seat, action=action, accept=accept)
+            await self.cluster.route(game_id, "control", seat=seat, action=action, accept=accept, ply=ply)
             return
         if match is None:
             info = await self.db(self.repo.get_game, game_id)
             code = "game_over" if info.status in ("finished", "aborted") else "not_live"
             raise ApiError(409, code, f"game {game_id} is {info.status}")
-        await match.control(seat, action, accept)
+        await match.control(seat, action, accept, ply)
 
 
 def seating(players: int, chosen: dict[int, int]) -> list[int]:

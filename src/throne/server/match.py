@@ -81,6 +81,8 @@ class _Control:
     action: str
     accept: bool
     done: asyncio.Future[None]
+    # the ply a takeback request or undo was asked at: one sent again is refused, not applied twice
+    ply: int | None = None
 
 
 class Match:
@@ -230,10 +232,10 @@ class Match:
         self.inbox.put_nowait(_Move(seat, move, ply, done))
         return await done
 
-    async def control(self, seat: int, action: str, accept: bool = False) -> None:
+    async def control(self, seat: int, action: str, accept: bool = False, ply: int | None = None) -> None:
         """Queues a resignation or a draw offer/answer by a seat's person; raises MoveRefused."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        await self.inbox.put(_Control(seat, action, accept, done))
+        await self.inbox.put(_Control(seat, action, accept, done, ply))
         await done
 
     def poke(self) -> None:
@@ -540,6 +542,10 @@ class Match:
             await self._end(outcome.to_json())
             return
         if item.action in ("takeback_request", "undo"):
+            if item.ply is not None and item.ply != self.ply:
+                raise MoveRefused(
+                    "stale", f"the {item.action} answers ply {item.ply} but the game is at ply {self.ply}"
+                )
             await self._ask_takeback(item.seat, undo=item.action == "undo")
             return
         if item.action == "takeback_answer":

@@ -56,6 +56,10 @@ class _Bucket:
         return False
 
 
+def _is_ply(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= validate.INT63_MAX
+
+
 def _error(code: str, message: str, **extra: Any) -> dict[str, Any]:
     return {"type": "error", "code": code, "message": message, **extra}
 
@@ -219,9 +223,12 @@ class _Session:
         if not self.greeted:
             self.refuse("need_hello", "send hello first", request=kind)
             return
-        accept = msg.get("accept", False)
+        accept, ply = msg.get("accept", False), msg.get("ply")
         if kind in ANSWERS and not isinstance(msg.get("accept"), bool):
             self.refuse("bad_message", f'{kind} has a boolean field "accept"', request=kind)
+            return
+        if ply is not None and not _is_ply(ply):
+            self.refuse("bad_message", "ply is an integer between 0 and 2^63-1", request=kind)
             return
         if self.conn.seat is None:
             self.refuse("spectator", f"spectators cannot {kind.replace('_', ' ')}", request=kind)
@@ -230,7 +237,7 @@ class _Session:
             if kind == "rematch":  # a rematch makes a table: the same rate limit as making one over HTTP
                 ip = self.ws.client.host if self.ws.client else None
                 self.ws.app.state.limiter.hit("table", ip)
-            await self.hub.table_control(self.game_id, self.conn.seat, kind, bool(accept))
+            await self.hub.table_control(self.game_id, self.conn.seat, kind, bool(accept), ply)
         except (MoveRefused, ApiError) as exc:
             self.refuse(exc.code, exc.message, request=kind, **getattr(exc, "extra", {}))
 
@@ -257,19 +264,14 @@ class _Session:
             self.refuse("need_hello", "send hello first")
             return
         move, ply = msg.get("move"), msg.get("ply")
-        if (
-            not isinstance(move, str)
-            or not move
-            or len(move) > MOVE_MAX
-            or (ply is not None and (not isinstance(ply, int) or isinstance(ply, bool)))
-        ):
+        if not isinstance(move, str) or not move or len(move) > MOVE_MAX:
             self.refuse(
                 "bad_message",
                 f"a move message has a non-empty string move (at most {MOVE_MAX} "
                 "characters) and an optional integer ply",
             )
             return
-        if ply is not None and not 0 <= ply <= validate.INT63_MAX:
+        if ply is not None and not _is_ply(ply):
             self.refuse("bad_message", "ply is an integer between 0 and 2^63-1")
             return
         if self.conn.seat is None:

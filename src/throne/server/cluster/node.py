@@ -703,7 +703,9 @@ class Cluster:
         if op == "move":
             return await hub.submit_move(game, fields["seat"], fields["move"], fields.get("ply"))
         if op == "control":
-            await hub.table_control(game, fields["seat"], fields["action"], fields.get("accept", False))
+            await hub.table_control(
+                game, fields["seat"], fields["action"], fields.get("accept", False), fields.get("ply")
+            )
             return None
         if op == "state":
             match = hub.matches.get(game)

@@ -30,8 +30,9 @@ export class TableControls {
     $("#ctl-draw").addEventListener("click", () => this.send({ type: "draw_offer" }));
     $("#ctl-accept").addEventListener("click", () => this.send({ type: "draw_answer", accept: true }));
     $("#ctl-decline").addEventListener("click", () => this.send({ type: "draw_answer", accept: false }));
-    $("#ctl-undo").addEventListener("click", () => this.send({ type: "undo" }));
-    $("#ctl-takeback").addEventListener("click", () => this.send({ type: "takeback_request" }));
+    // With the ply they were asked at: a request the server already granted, sent again, is refused (stale).
+    $("#ctl-undo").addEventListener("click", () => this.send({ type: "undo", ply: this.ply }));
+    $("#ctl-takeback").addEventListener("click", () => this.send({ type: "takeback_request", ply: this.ply }));
     $("#ctl-takeback-accept").addEventListener("click", () => this.send({ type: "takeback_answer", accept: true }));
     $("#ctl-takeback-decline").addEventListener("click", () => this.send({ type: "takeback_answer", accept: false }));
     $("#ctl-rematch").addEventListener("click", () => this.send({ type: "rematch" }));
@@ -104,6 +105,7 @@ export class TableControls {
     // one's own move while the turn lasts, in unrated games.
     const offers = msg && msg.offers ? msg.offers : {};
     const ply = msg && typeof msg.ply === "number" ? msg.ply : 0;
+    this.ply = ply;
     const asked = offers.takeback;
     const pending = asked !== null && asked !== undefined;
     $("#ctl-takeback").hidden = !(live && seated && ply > 0 && !pending);
