@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import event
+from starlette.websockets import WebSocketDisconnect
 
-from tests.server.helpers import as_guest, read_until, two_player_leaders
+from tests.server.helpers import as_guest, hello, read_until, two_player_leaders
 from throne.server import match as match_module
 from throne.server.app import create_app
 from throne.server.config import Settings
@@ -24,6 +25,7 @@ from throne.server.games import kind_of, rebuild
 from throne.server.lobby import READY_PROBE_INTERVAL
 from throne.server.resilience import Backoff, CircuitBreaker
 from throne.server.store_calls import StoreProcess
+from throne.store.repo import StoreUnavailable
 
 
 def _committed_view(client: TestClient, game_id: int, moves: list[tuple[int, str]]) -> dict[str, Any]:
@@ -410,3 +412,33 @@ def test_a_store_that_stops_answering_fails_one_request_not_the_server(
         while client.get(f"/api/games/{game_id}/view").json()["ply"] != 1:
             assert time.monotonic() < deadline, "the game never showed the stored move"
             time.sleep(0.05)
+
+
+# what fails: the spectator's read of the game (before the greeting), the seat's state (after it)
+@pytest.mark.parametrize(("failing", "seat"), [("repo.get_game", None), ("current_state", 0)])
+def test_a_hello_the_store_cannot_answer_is_told_so_and_closed_to_be_tried_again(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, failing: str, seat: int | None
+) -> None:
+    game_id, tokens = two_player_leaders(client)
+    hub = client.app.state.hub
+    owner, name = (hub.repo, "get_game") if failing == "repo.get_game" else (hub, "current_state")
+
+    async def state_down(*_args: Any, **_kw: Any) -> Any:
+        raise StoreUnavailable("the database is down")
+
+    def read_down(*_args: Any, **_kw: Any) -> Any:
+        raise StoreUnavailable("the database is down")
+
+    token = None if seat is None else tokens[seat]
+    with monkeypatch.context() as patch:
+        patch.setattr(owner, name, read_down if owner is hub.repo else state_down)
+        with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+            ws.send_json({"type": "hello", "token": token})
+            error, _ = read_until(ws, "error")
+            assert (error["code"], error["request"]) == ("store_unavailable", "hello")
+            with pytest.raises(WebSocketDisconnect) as closed:
+                read_until(ws, "state")
+            assert closed.value.code == 1013  # try again later: the page connects again
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:  # the store is back: hello works
+        hello(ws, token)
+        assert read_until(ws, "state", 0)[0]["seat"] == seat

@@ -20,7 +20,7 @@ from throne.server.lobby import Hub, person_seat
 from throne.server.logs import GAME_ID
 from throne.server.match import MoveRefused
 from throne.server.sessions import COOKIE, token_hash
-from throne.store.repo import GameInfo, NotFound
+from throne.store.repo import GameInfo, NotFound, StoreUnavailable
 
 router = APIRouter()
 log = logging.getLogger(__name__)
@@ -97,7 +97,10 @@ class _Session:
         if kind == "ping":
             self.conn.send({"type": "pong"})
         elif kind == "hello":
-            await self.hello(msg)
+            try:
+                await self.hello(msg)
+            except StoreUnavailable:
+                self._store_down_at_hello()
         elif kind == "move":
             await self.move(msg)
         elif kind in CONTROLS:
@@ -110,6 +113,13 @@ class _Session:
                 f"unknown message type {kind[:32]!r}; expected hello, move, ping, chat, "
                 + ", ".join(CONTROLS),
             )
+
+    def _store_down_at_hello(self) -> None:
+        """A hello the store could not answer is told so, and the socket closes with 1013 (try again later):
+        a client connects again, as after any lost connection, and says hello anew."""
+        error = _error("store_unavailable", "the game store is unavailable; try again shortly")
+        error["request"] = "hello"
+        self.conn.end(error, 1013)
 
     async def hello(self, msg: dict[str, Any]) -> None:
         if self.greeted:
