@@ -73,6 +73,16 @@ return redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(AR
 """
 
 
+# KEYS: fence. ARGV: a token. Raises the counter to it (never lowers it): a Redis that lost its data
+# (restarted without persistence) counts from 0 again, below the tokens the store keeps.
+_RAISE_FENCE = """
+if tonumber(redis.call('GET', KEYS[1]) or '0') < tonumber(ARGV[1]) then
+  redis.call('SET', KEYS[1], ARGV[1])
+end
+return 1
+"""
+
+
 @dataclass
 class Lease:
     game: int
@@ -99,6 +109,7 @@ class Leases:
         self._release = redis.register_script(_RELEASE)
         self._publish = redis.register_script(PUBLISH_SCRIPT)
         self._orphans = redis.register_script(_ORPHANS)
+        self._raise_fence = redis.register_script(_RAISE_FENCE)
 
     @property
     def ttl_ms(self) -> int:
@@ -145,6 +156,10 @@ class Leases:
             elif self.held.get(lease.game) is lease:
                 lease.deadline = self._deadline(asked)
         return sorted(lost)
+
+    async def raise_fence(self, game: int, token: int) -> None:
+        """The next claim of `game` takes a token above `token`."""
+        await self._raise_fence(keys=[fence_key(game)], args=[token])
 
     async def release(self, game: int, *, done: bool) -> bool:
         """Gives the lease up: `done` (the game ended) forgets the game, else it is an orphan at once, for

@@ -57,6 +57,7 @@ ORPHANS = PREFIX + "orphans"
 NODES = PREFIX + "nodes"
 SPECTATORS = "s"  # the key of the spectators' message in a room's `state` note
 REINDEX_EVERY = 30.0  # seconds between two listings of the store's live games into the orphan index
+REJOIN_ROUNDS = 3  # lease rounds in which a node announces its sockets again after Redis was away
 
 
 def node_channel(node: str) -> str:
@@ -227,6 +228,8 @@ class Cluster:
         """Renews this node's leases (a third of the lease time apart), drops the games it lost, and claims
         orphans: games whose owner died or handed them over."""
         last_index = time.monotonic()
+        failed = False  # the last round could not reach Redis
+        rejoin = 0  # rounds left in which this node announces its sockets again
         while True:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._scan_now.wait(), self.ttl / 3)
@@ -234,7 +237,18 @@ class Cluster:
             try:
                 await self._renew()
                 renewed = time.monotonic()
-                await self._heartbeat()
+                if await self._heartbeat() or failed:
+                    # Redis was away, or lost its data (this node's heartbeat entry was gone: a restart
+                    # without persistence): its leases, orphan index and presence may be gone too. The
+                    # live games are made claimable now, and this node's sockets are announced again for a
+                    # few rounds: the other nodes' pub/sub connections come back each in its own time, and
+                    # a note published before one listens again never reaches it.
+                    last_index = -REINDEX_EVERY
+                    rejoin = REJOIN_ROUNDS
+                failed = False
+                if rejoin:
+                    rejoin -= 1
+                    self._announce_all()
                 if time.monotonic() - last_index > REINDEX_EVERY:
                     last_index = time.monotonic()
                     await self._reindex()
@@ -253,7 +267,9 @@ class Cluster:
             except asyncio.CancelledError:
                 raise
             except RedisError as exc:  # Redis is down: the games stop once their leases run out
-                log.warning("cluster: lease upkeep failed (%s); retrying", exc)
+                if not failed:  # once per outage
+                    log.warning("cluster: lease upkeep failed (%s); retrying", exc)
+                failed = True
             except Exception:
                 log.exception("cluster: lease upkeep failed; retrying")
             for game, match in list(self.hub.matches.items()):  # a lease that ran out between renewals
@@ -264,9 +280,11 @@ class Cluster:
         for game in await self.leases.renew():
             await self._drop(game)
 
-    async def _heartbeat(self) -> None:
+    async def _heartbeat(self) -> bool:
+        """Marks this node alive and reads which nodes are; True when its entry was missing (Redis lost
+        its data since the last heartbeat)."""
         now = int(time.time() * 1000)
-        await self.redis.zadd(NODES, {self.node: now})
+        added = await self.redis.zadd(NODES, {self.node: now})
         alive = await self.redis.zrangebyscore(NODES, now - int(3000 * self.ttl), "+inf")
         self._alive = {a.decode() if isinstance(a, bytes) else a for a in alive}
         for game, nodes in list(self._remote.items()):
@@ -275,6 +293,15 @@ class Cluster:
                 del nodes[n]
             if gone:
                 self._presence_changed(game)
+        return bool(added)
+
+    def _announce_all(self) -> None:
+        """Announces this node's sockets of every game again (and listens to their rooms): after Redis was
+        away or lost its data, the presence hashes and notes of meanwhile are gone, and the owners answer
+        the news with the current state."""
+        for game, conns in list(self.hub.rooms.items()):
+            if conns:
+                self.conns_changed(game)
 
     async def _reindex(self) -> None:
         with contextlib.suppress(Exception):
@@ -294,8 +321,15 @@ class Cluster:
             # the log read next is the whole truth.
             if not await hub.db(hub.repo.fence_game, game, token):
                 # A newer token is stored: another claim won, or the game ended (its counter was deleted
-                # with its lease, so this claim's token is a low one) and is forgotten again.
-                await self.leases.release(game, done=not await self._is_live(game))
+                # with its lease, so this claim's token is a low one) and is forgotten again, or Redis lost
+                # its data (a restart) and counts from 0 again, below the stored token: then its counter is
+                # doubled and the game claimed again at once, which passes the stored token in a few
+                # rounds instead of one claim per token and round.
+                live = await self._is_live(game)
+                if live:
+                    await self.leases.raise_fence(game, 2 * token)
+                    self._scan_now.set()
+                await self.leases.release(game, done=not live)
                 return
             try:
                 info = await hub.db(hub.repo.get_game, game)
@@ -662,7 +696,17 @@ class Cluster:
     # ---- routing -------------------------------------------------------------------------------------------
     async def route(self, game: int, op: str, **fields: Any) -> Any:
         """Runs `op` (move, control, state) on the owner of `game`, wherever it is; raises what the owner
-        raised. A request is sent again only when it certainly reached no owner."""
+        raised. A request is sent again only when it certainly reached no owner. While Redis cannot be
+        reached it is refused `owner_unavailable` at once (the client sends it again)."""
+        try:
+            return await self._route(game, op, fields)
+        except RedisError as exc:
+            log.warning("game %s: a %s could not be routed: redis failed (%s)", game, op, exc)
+            raise MoveRefused(
+                "owner_unavailable", "the servers cannot reach each other right now; try again shortly"
+            ) from None
+
+    async def _route(self, game: int, op: str, fields: dict[str, Any]) -> Any:
         end = time.monotonic() + self.route_wait
         request = {"op": op, "game": game, "from": self.node, **fields}
         while True:
@@ -748,17 +792,20 @@ class Cluster:
         info = await self.hub.db(self.hub.repo.get_game, game)
         if info.status != "live":
             return None
-        if conn is not None:
-            if conn.occupant is not None:  # the table may have started (and drawn the seats) since hello
-                seat = next((s.seat for s in info.seats if s.id == conn.occupant), None)
-                if seat != conn.seat:
-                    conn.seat = seat
-                    self.conns_changed(game)
-            await self.watch(game)  # before asking: no later state is missed
+        if conn is not None and conn.occupant is not None:
+            # the table may have started (and drawn the seats) since hello
+            seat = next((s.seat for s in info.seats if s.id == conn.occupant), None)
+            if seat != conn.seat:
+                conn.seat = seat
+                self.conns_changed(game)
         try:
+            if conn is not None:
+                await self.watch(game)  # before asking: no later state is missed
             message = await self.route(game, "state", seat=seat)
-        except (MoveRefused, ApiError):
-            return None  # the game ended or moves: the next broadcast brings the state
+        except (MoveRefused, ApiError, RedisError):
+            # The game ended or moves (the next broadcast brings the state), or Redis is away (once it is
+            # back, this node announces its sockets again and the owner sends them the state).
+            return None
         if message is None or conn is None:
             return message
         if conn.events_ply is not None and conn.events_ply >= message["ply"]:

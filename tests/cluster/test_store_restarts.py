@@ -1,0 +1,207 @@
+"""The shared stores go away under live games and come back, and no node is restarted: Redis restarted
+without persistence (every lease, fencing counter, orphan index entry and presence hash lost) and PostgreSQL
+stopped for a few seconds. Meanwhile moves are refused with a retryable code (the sockets stay open) and
+`/api/ready` says 503; afterwards each game has one owner again, moves routed from other nodes and the
+owner's fan-out to them work again, and every log is gap-free with every seat's view equal to a replay."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+import sqlalchemy as sa
+
+from tests.cluster.nodes import Node, Player, leaders_table, ready_nodes, until
+from tests.cluster.play import RETRY, STEP, advance, check_log_and_views, lease_owner, play, resting
+from tests.cluster.redisd import RedisServer
+from tests.processes import terminate
+from tests.store.pg import PgCluster
+from throne.store import Database, Repo
+
+LEASE_TTL = 3.0
+OUTAGE = 15.0  # seconds a refusal, a 503 or a recovery may take on a loaded machine
+
+
+@pytest.fixture
+def own_redis() -> Iterator[RedisServer]:
+    """A Redis of this test alone: the test stops and restarts it (same port, data lost)."""
+    server = RedisServer()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def own_pg() -> Iterator[PgCluster]:
+    """A PostgreSQL of this test alone: the test stops and restarts it."""
+    cluster = PgCluster()
+    cluster.start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+def _migrated(url: str) -> str:
+    db = Database(url)
+    db.upgrade()  # once, before the nodes start
+    db.dispose()
+    return url
+
+
+def _pg_stop(cluster: PgCluster) -> None:
+    cluster._run("pg_ctl", "-D", str(cluster.data), "-m", "fast", "-w", "stop")
+
+
+def _pg_start(cluster: PgCluster) -> None:  # the options of PgCluster.start
+    opts = f"-p {cluster.port} -k {cluster.root} -c listen_addresses='' -c fsync=off"
+    log = str(cluster.root / "log")
+    cluster._run("pg_ctl", "-D", str(cluster.data), "-o", opts, "-l", log, "-w", "-t", "60", "start")
+
+
+def _to_move(players: list[Player]) -> tuple[Player, int]:
+    """The player whose turn it is once the game rests, and the ply."""
+    ply = resting(players)
+    mover = next(p for p in players if p.wait_ply(ply, STEP)["your_turn"])
+    return mover, ply
+
+
+def _refused_and_open(mover: Player, move: str, ply: int, codes: tuple[str, ...]) -> str:
+    """Sends `move`: it is refused with one of `codes` in time, and the socket still answers a ping."""
+    mover.errors.clear()
+    mover.move(move, ply)
+    error = mover.recv_until(lambda m: m["type"] == "error", OUTAGE)
+    assert error["code"] in codes, error
+    assert mover.ws is not None
+    mover.ws.send(json.dumps({"type": "ping"}))
+    mover.recv_until(lambda m: m["type"] == "pong", OUTAGE)
+    return str(error["code"])
+
+
+def _two_games(a: Node, b: Node, c: Node) -> tuple[list[Player], list[Player]]:
+    """Two Leaders games, one owned by b and one by c, each with no socket on its owner."""
+    ann, bob = Player(a, "ann"), Player(b, "bob")
+    leaders_table(ann, bob)  # bob's join on b starts it: b owns it
+    carl, dora = Player(a, "carl"), Player(c, "dora")
+    leaders_table(carl, dora)  # c owns it
+    ann.connect(a)
+    bob.connect(c)
+    carl.connect(b)
+    dora.connect(a)
+    return [ann, bob], [carl, dora]
+
+
+@pytest.mark.postgres
+@pytest.mark.xdist_group("postgres")
+def test_games_go_on_after_redis_restarts(
+    pg_cluster: PgCluster, own_redis: RedisServer, tmp_path: Path
+) -> None:
+    database = _migrated(pg_cluster.new_database())
+    db = Database(database)
+    repo = Repo(db)
+    r = redis.Redis.from_url(own_redis.url)
+    rng = random.Random(7)
+    nodes = ready_nodes("r", 3, database, own_redis.url, tmp_path, LEASE_TTL)
+    games: tuple[list[Player], ...] = ()
+    try:
+        games = _two_games(*nodes)
+        assert [lease_owner(r, g[0].game_id) for g in games] == ["r1", "r2"]
+        for seated in games:
+            advance(seated, 3, rng)
+
+        terminate(own_redis.proc, grace=10)  # Redis goes down: its data is gone with it
+        until(lambda: not any(n.ready() for n in nodes), OUTAGE, "every node not ready")
+        first = games[0]
+        mover, ply = _to_move(first)
+        move = rng.choice(mover.state["legal_moves"]) if mover.state else ""
+        _refused_and_open(mover, move, ply, RETRY)  # routed: its node cannot reach the owner
+        with db.engine.begin() as conn:  # as if the games had changed owners many times before: the
+            conn.execute(sa.text("UPDATE games SET fence = 1000"))  # restarted Redis counts from 0 again
+        for owner in nodes[1:]:  # the owners stop their games once their leases run out
+            until(lambda owner=owner: "lost its lease" in owner.log.read_text(), OUTAGE, "the games stopped")
+
+        own_redis.start()  # the same port, empty
+        back = time.monotonic()
+        until(lambda: all(n.ready() for n in nodes), OUTAGE, "every node ready again")
+        play(mover, move, ply)  # sent again: played once
+        for seated in games:  # each game has an owner again, soon: the next move of each is played in time
+            p, at = _to_move(seated)
+            play(p, rng.choice(p.state["legal_moves"]) if p.state else "", at)
+            assert lease_owner(r, seated[0].game_id) is not None
+        assert time.monotonic() - back < OUTAGE, "the games had no owner for too long"
+        for seated in games:
+            advance(seated, 4, rng)
+        for seated in games:
+            assert check_log_and_views(repo, db.engine, seated[0].game_id, seated) >= 7
+    finally:
+        for seated in games:
+            for p in seated:
+                p.close()
+        for n in nodes:
+            n.stop()
+        r.close()
+        db.dispose()
+
+
+@pytest.mark.postgres
+@pytest.mark.xdist_group("postgres")
+def test_games_go_on_after_postgres_restarts(
+    own_pg: PgCluster, redis_server: RedisServer, tmp_path: Path
+) -> None:
+    database = _migrated(own_pg.new_database())
+    db = Database(database)
+    repo = Repo(db)
+    r = redis.Redis.from_url(redis_server.url)
+    r.flushdb()
+    rng = random.Random(8)
+    nodes = ready_nodes("q", 2, database, redis_server.url, tmp_path, LEASE_TTL)
+    seated: list[Player] = []
+    seated_twin: list[Player] = []
+    try:
+        a, b = nodes
+        ann, bob = Player(a, "ann"), Player(b, "bob")
+        game = leaders_table(ann, bob)  # b owns it
+        seated = [ann, bob]
+        ann.connect(a)  # routed
+        bob.connect(b)  # on the owner
+        advance(seated, 3, rng)
+        mover, ply = _to_move(seated)
+        twin = mover.twin()  # the same seat on the other node: one move on the owner, one routed to it
+        twin.connect(b if mover.node is a else a)
+        twin.wait_ply(ply, STEP)
+        assert twin.ws is not None  # its hello is done once a ping sent after it is answered (in order)
+        twin.ws.send(json.dumps({"type": "ping"}))
+        twin.recv_until(lambda m: m["type"] == "pong", STEP)
+        seated_twin = [twin]
+        move = rng.choice(mover.state["legal_moves"]) if mover.state else ""
+
+        db.dispose()
+        _pg_stop(own_pg)
+        until(lambda: not any(n.ready() for n in nodes), OUTAGE, "every node not ready")
+        for p in (mover, twin, mover):
+            _refused_and_open(p, move, ply, ("store_unavailable",))
+        assert lease_owner(r, game) == "q1"
+
+        _pg_start(own_pg)
+        until(lambda: all(n.ready() for n in nodes), OUTAGE, "every node ready again")
+        play(mover, move, ply)  # sent again: played once
+        twin.move(move, ply)  # and once more through the other node: refused, not played twice
+        assert twin.recv_until(lambda m: m["type"] == "error", STEP)["code"] in ("stale", "not_your_turn")
+        twin.close()
+        advance(seated, 4, rng)
+        assert lease_owner(r, game) == "q1"  # the same owner all along
+        assert check_log_and_views(repo, db.engine, game, seated) >= 7
+    finally:
+        for p in [*seated, *seated_twin]:
+            p.close()
+        for n in nodes:
+            n.stop()
+        r.close()
+        db.dispose()
