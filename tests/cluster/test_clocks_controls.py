@@ -208,7 +208,7 @@ FLAGS = [1500, -300]
 
 @pytest.mark.postgres
 @pytest.mark.xdist_group("postgres")
-def test_a_flag_falls_once_on_the_new_lease_owner(
+def test_a_flag_falls_once_on_the_new_owner(
     shared: Shared, store: tuple[Database, Repo], tmp_path: Path
 ) -> None:
     db, repo = store
