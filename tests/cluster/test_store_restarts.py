@@ -7,7 +7,9 @@ owner's fan-out to them work again, and every log is gap-free with every seat's 
 from __future__ import annotations
 
 import json
+import os
 import random
+import signal
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -204,4 +206,45 @@ def test_games_go_on_after_postgres_restarts(
         for n in nodes:
             n.stop()
         r.close()
+        db.dispose()
+
+
+@pytest.mark.postgres
+@pytest.mark.xdist_group("postgres")
+def test_a_hung_redis_fails_a_routed_move_in_time(
+    pg_cluster: PgCluster, own_redis: RedisServer, tmp_path: Path
+) -> None:
+    """A Redis that stops answering without closing its connections (SIGSTOP, a network that drops
+    packets): a move routed to the owner is refused in time, the socket stays open, and once Redis answers
+    again the move sent again is played once."""
+    database = _migrated(pg_cluster.new_database())
+    db = Database(database)
+    repo = Repo(db)
+    rng = random.Random(9)
+    nodes = ready_nodes("h", 2, database, own_redis.url, tmp_path, LEASE_TTL)
+    a, b = nodes
+    seated: list[Player] = []
+    assert own_redis.proc is not None
+    try:
+        ann, bob = Player(a, "ann"), Player(b, "bob")
+        seated = [ann, bob]
+        leaders_table(ann, bob)  # bob's join on b starts it: b owns it
+        ann.connect(a)
+        bob.connect(a)  # both on the node that does not own the game: every move is routed
+        advance(seated, 2, rng)
+        mover, ply = _to_move(seated)
+        move = rng.choice(mover.state["legal_moves"]) if mover.state else ""
+        os.kill(own_redis.proc.pid, signal.SIGSTOP)
+        try:
+            _refused_and_open(mover, move, ply, RETRY)
+        finally:
+            os.kill(own_redis.proc.pid, signal.SIGCONT)
+        play(mover, move, ply)  # sent again: played once
+        advance(seated, 2, rng)
+        assert check_log_and_views(repo, db.engine, ann.game_id, seated) >= ply + 1
+    finally:
+        for p in seated:
+            p.close()
+        for n in nodes:
+            n.stop()
         db.dispose()
