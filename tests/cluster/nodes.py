@@ -49,8 +49,8 @@ class Node:
     """One `throne serve --redis` process."""
 
     def __init__(self, name: str, database: str, redis: str, log_dir: Path, lease_ttl: float) -> None:
-        self.name, self.port = name, free_port()
-        env = {
+        self.name, self.database, self.redis = name, database, redis
+        self.env = {
             **os.environ,
             "PYTHONPATH": f"{SRC}{os.pathsep}{os.environ.get('PYTHONPATH', '')}",
             "THRONE_SECRET_KEY": "cluster-test-key",
@@ -60,14 +60,19 @@ class Node:
             "THRONE_DATA_DIR": str(log_dir / name),
         }
         self.log = log_dir / f"{name}.log"
+        self.was_ready = False
+        self._spawn()
+
+    def _spawn(self) -> None:
+        self.port = free_port()
         boot = (  # all threads' stacks on SIGUSR1, should a node ever hang
             "import faulthandler, signal, sys; faulthandler.register(signal.SIGUSR1, all_threads=True); "
             "from throne.cli import main; sys.argv[0] = 'throne'; main()"
         )
         cmd = [sys.executable, "-c", boot, "serve", "--host", "127.0.0.1", "--port", str(self.port),
-               "--database", database, "--redis", redis]  # fmt: skip
+               "--database", self.database, "--redis", self.redis]  # fmt: skip
         with self.log.open("wb") as out:
-            self.proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT)
+            self.proc = subprocess.Popen(cmd, env=self.env, stdout=out, stderr=subprocess.STDOUT)
 
     @property
     def base(self) -> str:
@@ -75,11 +80,18 @@ class Node:
 
     def ready(self) -> bool:
         if self.proc.poll() is not None:
-            raise AssertionError(f"node {self.name} exited:\n{self.log.read_text()[-3000:]}")
+            text = self.log.read_text(errors="replace")
+            if not self.was_ready and "address already in use" in text:
+                # the free port was taken before the node bound it (another test's connection got it as
+                # its local port): the node starts again on another one
+                self._spawn()
+                return False
+            raise AssertionError(f"node {self.name} exited:\n{text[-3000:]}")
         try:
-            return httpx.get(self.base + "/api/ready", timeout=2).status_code == 200
+            self.was_ready = httpx.get(self.base + "/api/ready", timeout=2).status_code == 200
         except httpx.HTTPError:
             return False
+        return self.was_ready
 
     def wait_exit(self, deadline_s: float) -> None:
         """Waits for the process to end; one that hangs prints every thread's stack into its log."""
