@@ -12,6 +12,8 @@ import random
 import signal
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -56,6 +58,37 @@ def _migrated(url: str) -> str:
     db.upgrade()  # once, before the nodes start
     db.dispose()
     return url
+
+
+@dataclass
+class Live:
+    """A test's cluster: the store and Redis to check it with, its nodes, and the players to close."""
+
+    db: Database
+    repo: Repo
+    r: redis.Redis
+    nodes: list[Node]
+    players: list[Player] = field(default_factory=list)
+
+
+@contextmanager
+def live_cluster(database: str, redis_url: str, prefix: str, count: int, tmp_path: Path) -> Iterator[Live]:
+    """`count` ready nodes on the migrated `database` and the Redis at `redis_url`; at the end every player
+    in `players` is closed and every node stopped."""
+    db = Database(_migrated(database))
+    r = redis.Redis.from_url(redis_url)
+    try:
+        live = Live(db, Repo(db), r, ready_nodes(prefix, count, database, redis_url, tmp_path, LEASE_TTL))
+        try:
+            yield live
+        finally:
+            for p in live.players:
+                p.close()
+            for n in live.nodes:
+                n.stop()
+    finally:
+        r.close()
+        db.dispose()
 
 
 def _pg_stop(cluster: PgCluster) -> None:
@@ -105,15 +138,11 @@ def _two_games(a: Node, b: Node, c: Node) -> tuple[list[Player], list[Player]]:
 def test_games_go_on_after_redis_restarts(
     pg_cluster: PgCluster, own_redis: RedisServer, tmp_path: Path
 ) -> None:
-    database = _migrated(pg_cluster.new_database())
-    db = Database(database)
-    repo = Repo(db)
-    r = redis.Redis.from_url(own_redis.url)
     rng = random.Random(7)
-    nodes = ready_nodes("r", 3, database, own_redis.url, tmp_path, LEASE_TTL)
-    games: tuple[list[Player], ...] = ()
-    try:
+    with live_cluster(pg_cluster.new_database(), own_redis.url, "r", 3, tmp_path) as live:
+        db, repo, r, nodes = live.db, live.repo, live.r, live.nodes
         games = _two_games(*nodes)
+        live.players += [p for seated in games for p in seated]
         assert [lease_owner(r, g[0].game_id) for g in games] == ["r1", "r2"]
         for seated in games:
             advance(seated, 3, rng)
@@ -142,14 +171,6 @@ def test_games_go_on_after_redis_restarts(
             advance(seated, 4, rng)
         for seated in games:
             assert check_log_and_views(repo, db.engine, seated[0].game_id, seated) >= 7
-    finally:
-        for seated in games:
-            for p in seated:
-                p.close()
-        for n in nodes:
-            n.stop()
-        r.close()
-        db.dispose()
 
 
 @pytest.mark.postgres
@@ -157,20 +178,15 @@ def test_games_go_on_after_redis_restarts(
 def test_games_go_on_after_postgres_restarts(
     own_pg: PgCluster, redis_server: RedisServer, tmp_path: Path
 ) -> None:
-    database = _migrated(own_pg.new_database())
-    db = Database(database)
-    repo = Repo(db)
-    r = redis.Redis.from_url(redis_server.url)
-    r.flushdb()
+    redis.Redis.from_url(redis_server.url).flushdb()
     rng = random.Random(8)
-    nodes = ready_nodes("q", 2, database, redis_server.url, tmp_path, LEASE_TTL)
-    seated: list[Player] = []
-    seated_twin: list[Player] = []
-    try:
+    with live_cluster(own_pg.new_database(), redis_server.url, "q", 2, tmp_path) as live:
+        db, repo, r, nodes = live.db, live.repo, live.r, live.nodes
         a, b = nodes
         ann, bob = Player(a, "ann"), Player(b, "bob")
         game = leaders_table(ann, bob)  # b owns it
         seated = [ann, bob]
+        live.players += seated
         ann.connect(a)  # routed
         bob.connect(b)  # on the owner
         advance(seated, 3, rng)
@@ -181,7 +197,7 @@ def test_games_go_on_after_postgres_restarts(
         assert twin.ws is not None  # its hello is done once a ping sent after it is answered (in order)
         twin.ws.send(json.dumps({"type": "ping"}))
         twin.recv_until(lambda m: m["type"] == "pong", STEP)
-        seated_twin = [twin]
+        live.players.append(twin)
         move = rng.choice(mover.state["legal_moves"]) if mover.state else ""
 
         db.dispose()
@@ -200,13 +216,6 @@ def test_games_go_on_after_postgres_restarts(
         advance(seated, 4, rng)
         assert lease_owner(r, game) == "q1"  # the same owner all along
         assert check_log_and_views(repo, db.engine, game, seated) >= 7
-    finally:
-        for p in [*seated, *seated_twin]:
-            p.close()
-        for n in nodes:
-            n.stop()
-        r.close()
-        db.dispose()
 
 
 @pytest.mark.postgres
@@ -217,17 +226,13 @@ def test_a_hung_redis_fails_a_routed_move_in_time(
     """A Redis that stops answering without closing its connections (SIGSTOP, a network that drops
     packets): a move routed to the owner is refused in time, the socket stays open, and once Redis answers
     again the move sent again is played once."""
-    database = _migrated(pg_cluster.new_database())
-    db = Database(database)
-    repo = Repo(db)
     rng = random.Random(9)
-    nodes = ready_nodes("h", 2, database, own_redis.url, tmp_path, LEASE_TTL)
-    a, b = nodes
-    seated: list[Player] = []
     assert own_redis.proc is not None
-    try:
+    with live_cluster(pg_cluster.new_database(), own_redis.url, "h", 2, tmp_path) as live:
+        a, b = live.nodes
         ann, bob = Player(a, "ann"), Player(b, "bob")
         seated = [ann, bob]
+        live.players += seated
         leaders_table(ann, bob)  # bob's join on b starts it: b owns it
         ann.connect(a)
         bob.connect(a)  # both on the node that does not own the game: every move is routed
@@ -241,10 +246,4 @@ def test_a_hung_redis_fails_a_routed_move_in_time(
             os.kill(own_redis.proc.pid, signal.SIGCONT)
         play(mover, move, ply)  # sent again: played once
         advance(seated, 2, rng)
-        assert check_log_and_views(repo, db.engine, ann.game_id, seated) >= ply + 1
-    finally:
-        for p in seated:
-            p.close()
-        for n in nodes:
-            n.stop()
-        db.dispose()
+        assert check_log_and_views(live.repo, live.db.engine, ann.game_id, seated) >= ply + 1
