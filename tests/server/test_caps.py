@@ -103,6 +103,15 @@ def test_games_with_bots_per_player_and_per_address(make) -> None:
     _refused(client.post("/api/play-bot", json=PLAY_BOT))  # the address has 3
 
 
+def test_open_tables_with_a_bot_count_as_games_with_bots(make) -> None:
+    client = make(max_bot_games_per_user=2)
+    as_guest(client, "Ann")
+    waiting = {"game": "hidden-leaders", "players": 3, "bots": {"1": "random"}}  # waits for one more person
+    for _ in range(2):
+        assert client.post("/api/games", json=waiting).json()["game"]["status"] == "open"
+    _refused(client.post("/api/play-bot", json=PLAY_BOT))
+
+
 def test_tables_of_bots_only(make) -> None:
     client = make(max_all_bot_games=2)
     as_guest(client, "Guest")

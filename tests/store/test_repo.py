@@ -254,6 +254,48 @@ def test_takeover_turns_a_human_seat_into_a_bot(repo: Repo) -> None:
         repo.takeover(game_id, 1, "easy")
 
 
+def _my_table(repo: Repo, me: int, players: int, bots: dict[int, str], people: int, then: str) -> int:
+    """A table `me` made with `bots` and joined by `people` persons, then: open, start, finish, abort
+    (every person leaves) or take over (a bot plays for the last person)."""
+    seats = [SeatSpec(seat=p, kind="bot", name=b, bot=b) for p, b in bots.items()]
+    info = repo.create_game(
+        game="leaders", players=players, options={}, rated=False, private=False, invite=None,
+        creator_id=me, seats=seats,
+    )  # fmt: skip
+    _fill(repo, info.id, people)
+    if then == "abort":
+        for i in range(people):
+            repo.leave_seat(info.id, f"h{info.id}-{i}")
+    if then in ("start", "finish", "take over"):
+        repo.start_game(info.id, seed=1, order=list(range(players)))
+    if then == "finish":
+        repo.append_move(info.id, 0, 0, "last", result={"winner": 0})
+    if then == "take over":
+        repo.takeover(info.id, players - 1, "easy")
+    return info.id
+
+
+BOT_GAMES = [  # (players, bots, persons who join, then, (counted, of which bots only))
+    (3, {0: "easy"}, 1, "open", (1, 0)),  # an open table with a bot waits for a person: counted
+    (2, {0: "easy"}, 1, "start", (1, 0)),
+    (2, {0: "easy", 1: "hard"}, 0, "start", (1, 1)),
+    (2, {}, 2, "start", (0, 0)),  # people only
+    (2, {}, 2, "take over", (0, 0)),  # a bot that plays for a person who left is not the creator's bot
+    (2, {0: "easy"}, 1, "finish", (0, 0)),
+    (3, {0: "easy"}, 1, "abort", (0, 0)),
+]
+
+
+@pytest.mark.parametrize(("players", "bots", "people", "then", "expected"), BOT_GAMES)
+def test_bot_games_by_counts_a_creators_open_and_live_games_with_bots(
+    repo: Repo, players, bots, people, then, expected
+) -> None:
+    me, other = repo.create_user("Me"), repo.create_user("Other")
+    _my_table(repo, me.id, players, bots, people, then)
+    _my_table(repo, other.id, 2, {0: "easy", 1: "easy"}, 0, "start")  # another creator's: never counted
+    assert repo.bot_games_by(me.id) == expected
+
+
 def test_history_lists_and_counts_a_players_games(repo: Repo) -> None:
     user = repo.create_user("Hist")
     ids = []

@@ -1,10 +1,11 @@
 """Caps on what one person (account or client address) may keep running, and the expiry of stale tables.
 
 - Open tables: at most `max_open_tables_per_user` per account and `max_open_tables_per_ip` per address.
-- Games with bots: at most `max_bot_games_per_user` / `max_bot_games_per_ip` live or open at once, so that
-  nobody can occupy the bot workers that every other game shares.
+- Games with bots: at most `max_bot_games_per_user` open or live at once (on every node: counted in the store)
+  and `max_bot_games_per_ip` live on this process, so that nobody can occupy the bot workers that every other
+  game shares.
 - Tables of bots only (nobody sits): registered accounts only, one at a time each, and at most
-  `max_all_bot_games` on the whole server.
+  `max_all_bot_games` live on this process (its bot workers).
 - Open tables where nobody sits expire after `empty_table_ttl` seconds, every open table after
   `open_table_ttl`, and one whose creator sits there but has had no connection to it for `creator_gone_ttl`
   seconds (aborted; the lobby never fills with abandoned tables).
@@ -75,16 +76,15 @@ class Caps:
                 raise _too_many("open tables", s.max_open_tables_per_ip, "address")
         if not table.bots:
             return
-        mine = ip_games = bot_only = mine_bot_only = 0
+        # A person's caps count their games on every node (from the store); the address's and the tables of
+        # bots only count this process's live games (addresses are never stored; the bot workers are its own).
+        mine, mine_bot_only = (0, 0) if user is None else await hub.db(hub.repo.bot_games_by, user.id)
+        ip_games = bot_only = 0
         for match in list(hub.matches.values()):
             if match.over or not any(x.kind == "bot" and not x.takeover for x in match.info.seats):
                 continue
-            by_me = user is not None and match.info.creator_id == user.id
-            mine += by_me
             ip_games += self._creator_ip.get(match.game_id) == key
-            if all(x.kind == "bot" for x in match.info.seats):
-                bot_only += 1
-                mine_bot_only += by_me
+            bot_only += all(x.kind == "bot" for x in match.info.seats)
         if mine >= s.max_bot_games_per_user:
             raise _too_many("games with bots", s.max_bot_games_per_user, "player")
         if ip_games >= s.max_bot_games_per_ip:

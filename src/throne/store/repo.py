@@ -746,6 +746,23 @@ class Repo:
             return int(s.scalar(q) or 0)
 
     @reads
+    def bot_games_by(self, user_id: int) -> tuple[int, int]:
+        """How many open or live games with a bot of their own (not one playing for a person who left)
+        `user_id` created, on any node, and how many of them are tables of bots only."""
+        own_bot = (
+            select(Seat.id)
+            .where(Seat.game_id == Game.id, Seat.kind == "bot", Seat.takeover.is_not(True))
+            .exists()
+        )
+        person = select(Seat.id).where(Seat.game_id == Game.id, Seat.kind != "bot").exists()
+        q = select(func.count(), func.count().filter(~person)).where(
+            Game.status.in_(("open", "live")), Game.creator_id == user_id, own_bot
+        )
+        with self.db.sessions() as s:
+            games, bots_only = s.execute(q).one()
+            return int(games), int(bots_only)
+
+    @reads
     def statuses(self, game_ids: Sequence[int]) -> dict[int, str]:
         with self.db.sessions() as s:
             rows = s.execute(select(Game.id, Game.status).where(Game.id.in_(list(game_ids)))).all()
