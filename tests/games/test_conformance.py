@@ -65,12 +65,18 @@ def _check_secrecy(spec: GameSpec, state: Any, rng: random.Random) -> None:
         assert _same_json(sent.view(seat), mine)
 
 
-def _check_shared_view(spec: GameSpec, before: Any, move: str, after: Any) -> None:
-    """A game that declares `shared_view` shows every seat what spectators see: the view and the events."""
-    public, events = after.view(None), spec.move_events(before, move, after, None)
-    for seat in range(after.players):
-        assert _same_json(after.view(seat), public)
-        assert _same_json(spec.move_events(before, move, after, seat), events)
+def _check_events(spec: GameSpec, before: Any, move: str, after: Any) -> None:
+    """A move's events for every viewer at once are each viewer's own; a game that declares `shared_view`
+    shows every seat what spectators see: the view and the events."""
+    viewers = (None, *range(after.players))
+    for reveal in (False, True):
+        one_by_one = [spec.move_events(before, move, after, viewer, reveal) for viewer in viewers]
+        assert _same_json(spec.move_events_for(before, move, after, viewers, reveal), one_by_one)
+    if spec.shared_view:
+        public, events = after.view(None), spec.move_events(before, move, after, None)
+        for seat in range(after.players):
+            assert _same_json(after.view(seat), public)
+            assert _same_json(spec.move_events(before, move, after, seat), events)
 
 
 @pytest.mark.parametrize("case", CASES, ids=_ids)
@@ -92,11 +98,10 @@ def test_random_game_through_the_contract(case: tuple[GameSpec, int, int]) -> No
             _check_clone(state, rng)
             _check_secrecy(spec, state, rng)
         move = rng.choice(legal)
-        before = state.clone() if spec.shared_view else None
+        before = state.clone()
         state.play(move)
         moves.append((seat, move))
-        if before is not None:
-            _check_shared_view(spec, before, move, state)
+        _check_events(spec, before, move, state)
         assert len(moves) < 20000
     outcome = state.outcome
     assert isinstance(outcome, Outcome) and len(outcome.scores) == players

@@ -160,6 +160,10 @@ RENDERERS = ("generic", "leaders-table", "hidden-table")
 """The table renderers of the web client (static/js: generic-table.js, leaders-table.js, hidden-table.js)."""
 
 
+Event = dict[str, Any]
+"""One JSON-safe event of a move (see `GameSpec.events`)."""
+
+
 def _no_check(players: int, options: dict[str, Any]) -> None:
     return None
 
@@ -186,6 +190,9 @@ class GameSpec:
     - `events(before, move, after, seat, reveal)` describes what `move` (played on `before`, giving `after`)
       did, as JSON-safe events that `seat` may see (None: a spectator; `reveal`: every secret, for replays
       of finished games); see each engine's `events` module. Without it a game has no events.
+    - `events_for(before, move, after, seats, reveal)` is `events` for each of `seats` at once, for a game
+      whose events are cheaper worked out once per move and then shown to each seat (a server describes
+      every move to every seat). Without it, `events` is asked seat by seat.
     - `reveals(before, move, after)` tells whether `move` made hidden information known to a seat that did
       not know it or drew randomness (a card from a deck): a takeback never goes back past such a move.
       Without it, a game with perfect information reveals nothing and any other game reveals with every
@@ -222,7 +229,8 @@ class GameSpec:
     reveal: Callable[[Any], dict[str, Any]] | None = None
     blind: Callable[[Any, int], Any] | None = None
     check_options: Callable[[int, dict[str, Any]], None] = _no_check
-    events: Callable[[Any, str, Any, int | None, bool], list[dict[str, Any]]] | None = None
+    events: Callable[[Any, str, Any, int | None, bool], list[Event]] | None = None
+    events_for: Callable[[Any, str, Any, Sequence[int | None], bool], list[list[Event]]] | None = None
     reveals: Callable[[Any, str, Any], bool] | None = None
     deciding: Callable[[Any], bool] | None = None
     fast_path: str | None = None
@@ -340,6 +348,14 @@ class GameSpec:
     ) -> list[dict[str, Any]]:
         """The events of one move as `seat` may see them ([] for a game without events)."""
         return [] if self.events is None else self.events(before, move, after, seat, reveal)
+
+    def move_events_for(
+        self, before: Any, move: str, after: Any, seats: Sequence[int | None], reveal: bool = False
+    ) -> list[list[dict[str, Any]]]:
+        """`move_events` for each of `seats`, in their order (see `events_for`)."""
+        if self.events_for is not None:
+            return self.events_for(before, move, after, seats, reveal)
+        return [self.move_events(before, move, after, seat, reveal) for seat in seats]
 
     def move_reveals(self, before: Any, move: str, after: Any) -> bool:
         """Whether `move` revealed hidden information or drew randomness (see `reveals`)."""

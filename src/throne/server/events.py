@@ -19,13 +19,12 @@ class EventLog:
     def add(self, kind: Any, ply: int, seat: int, before: Any, move: str, after: Any) -> None:
         """Describe the move that took the game from `before` (at `ply - 1`) to `after` (at `ply`)."""
         spec = kind.spec
-        per: dict[int | None, list[dict[str, Any]]] = {}
         viewers = (None,) if spec.shared_view else (None, *range(after.players))  # `since` falls back to None
-        for viewer in viewers:
-            per[viewer] = [
-                {"ply": ply, "seat": seat, **ev} for ev in spec.move_events(before, move, after, viewer)
-            ]
-        self._plies[ply] = per
+        described = spec.move_events_for(before, move, after, viewers)
+        self._plies[ply] = {
+            viewer: [{"ply": ply, "seat": seat, **ev} for ev in evs]
+            for viewer, evs in zip(viewers, described, strict=True)
+        }
         while len(self._plies) > KEEP:
             self._plies.popitem(last=False)
 

@@ -30,6 +30,8 @@ knows where it is (``known``). Everything else is a count. Events (JSON-safe dic
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from . import rules, scoring
@@ -135,31 +137,36 @@ def _zone(place: Place) -> dict[str, Any]:
     return out
 
 
-def _moves(old: dict[str, Place], new: dict[str, Place], after: State, viewer: int | None, played: str | None,
-           reveal: bool) -> list[Event]:
-    groups: dict[tuple[str, Place, Place], list[str | None]] = {}
+#: cards that moved between two places, by verb: (verb, from, to, the cards in the order they were found)
+Group = tuple[str, Place, Place, list[str]]
+
+
+def _groups(old: dict[str, Place], new: dict[str, Place], played: str | None) -> list[Group]:
+    """The cards that moved, grouped by verb and places, in the order the table narrates them."""
+    groups: dict[tuple[str, Place, Place], list[str]] = {}
     for card, dst in new.items():
         src = old.get(card)
         if src is None or src == dst or (card == played and dst == ("party", src[1], True)):
             continue
-        verb = _verb(src, dst)
-        shown = card if _sees(after, viewer, card, src, dst, reveal) else None
-        groups.setdefault((verb, src, dst), []).append(shown)
-    out: list[Event] = []
+        groups.setdefault((_verb(src, dst), src, dst), []).append(card)
     order = sorted(groups.items(), key=lambda g: (_ORDER.index(g[0][0]), str(g[0][1:])))
-    for (verb, src, dst), cards in order:
-        shown = sorted(c for c in cards if c is not None)
-        out.append({"type": "cards", "verb": verb, "count": len(cards), "cards": shown,
-                    "from": _zone(src), "to": _zone(dst)})
-    return out
+    return [(verb, src, dst, cards) for (verb, src, dst), cards in order]
 
 
-def _looks(old: dict[str, Place], new: dict[str, Place], before: State, after: State, viewer: int | None,
-           reveal: bool) -> list[Event]:
-    """Hidden cards a seat newly knows without them having moved: it looked at them."""
+def _moves(groups: list[Group], after: State, viewer: int | None, reveal: bool) -> list[Event]:
+    return [{"type": "cards", "verb": verb, "count": len(cards),
+             "cards": sorted(c for c in cards if _sees(after, viewer, c, src, dst, reveal)),
+             "from": _zone(src), "to": _zone(dst)} for verb, src, dst, cards in groups]
+
+
+#: hidden cards a seat newly knows without them having moved: (seat, zone, owner, cards)
+Look = tuple[int, str, int | None, list[str]]
+
+
+def _looked(old: dict[str, Place], new: dict[str, Place], before: State, after: State) -> list[Look]:
     if not after.track or after.phase == "over":
         return []
-    out: list[Event] = []
+    out: list[Look] = []
     for seat in range(after.players):
         seen: dict[str, list[str]] = {}
         for card, code in after.known[seat].items():
@@ -168,41 +175,62 @@ def _looks(old: dict[str, Place], new: dict[str, Place], before: State, after: S
             seen.setdefault(code, []).append(card)
         for code, cards in sorted(seen.items()):
             zone = {"h": "hand", "d": "party", "w": "wilderness"}[code[0]]
-            owner = None if code == "w" else int(code[1:])
-            out.append({"type": "look", "seat": seat, "zone": zone, "owner": owner, "count": len(cards),
-                        "cards": sorted(cards) if reveal or viewer == seat else []})
+            out.append((seat, zone, None if code == "w" else int(code[1:]), sorted(cards)))
     return out
+
+
+def _looks(looks: list[Look], viewer: int | None, reveal: bool) -> list[Event]:
+    return [{"type": "look", "seat": seat, "zone": zone, "owner": owner, "count": len(cards),
+             "cards": cards if reveal or viewer == seat else []} for seat, zone, owner, cards in looks]
 
 
 def _fates(st: State) -> int:
     return sum(1 for fr in st.stack if is_fate(fr))
 
 
-def events(before: State, move: str, after: State, viewer: int | None, reveal: bool = False) -> list[Event]:
-    """The events of ``move`` (played on ``before``, giving ``after``) as ``viewer`` may see them (None: a
-    spectator); ``reveal`` shows every card (replays of finished games)."""
+@dataclass(frozen=True)
+class _Described:
+    """What a move did, whoever looks: worked out once, then shown to each viewer (`_shown`)."""
+
+    before: State
+    move: str
+    after: State
+    seat: int
+    kind: str
+    card: str | None
+    played: str | None
+    groups: list[Group]
+    looks: list[Look]
+
+
+def _describe(before: State, move: str, after: State) -> _Described:
     seat, kind, card, _, _ = rules.decision(before)
-    out: list[Event] = []
-    played = None
     words = move.split()
+    played = words[1] if kind == "action" and words[0] == "play" else None
+    old, new = locate(before), locate(after)
+    return _Described(before, move, after, seat, kind, card, played, _groups(old, new, played),
+                      _looked(old, new, before, after))
+
+
+def _shown(d: _Described, viewer: int | None, reveal: bool) -> list[Event]:
+    before, move, after, seat, kind = d.before, d.move, d.after, d.seat, d.kind
+    out: list[Event] = []
     if kind == "setup":
         out.append({"type": "setup", "seat": seat})
-    elif kind == "action" and words[0] == "play":
-        played = words[1]
-        out.append({"type": "play", "seat": seat, "card": played})
+    elif d.played is not None:
+        out.append({"type": "play", "seat": seat, "card": d.played})
     elif kind == "action" and move == "pass":
         out.append({"type": "pass", "seat": seat})
     elif before.phase == "resolve" and kind != "marker":
         shown = after.last[1] if after.last is not None and viewer != seat and not reveal else move
-        out.append({"type": "decision", "seat": seat, "kind": kind, "card": card, "move": shown})
+        out.append({"type": "decision", "seat": seat, "kind": kind, "card": d.card, "move": shown})
     if before.markers != after.markers:
         ev: Event = {"type": "markers", "option": move if kind == "marker" else None}
         for name, a, b in zip(("red", "green", "guardian"), before.markers, after.markers, strict=False):
             ev[name] = [a, b]
         out.append(ev)
-    old, new = locate(before), locate(after)
-    out += _moves(old, new, after, viewer, played, reveal)
-    out += _looks(old, new, before, after, viewer, reveal)
+    out += _moves(d.groups, after, viewer, reveal)
+    out += _looks(d.looks, viewer, reveal)
     if _fates(after) > _fates(before):
         top = next(fr for fr in reversed(after.stack) if is_fate(fr))
         out.append({"type": "fate", "seat": top["seat"]})
@@ -213,6 +241,19 @@ def events(before: State, move: str, after: State, viewer: int | None, reveal: b
     if after.phase == "over":
         out.append(ending(after))
     return out
+
+
+def events(before: State, move: str, after: State, viewer: int | None, reveal: bool = False) -> list[Event]:
+    """The events of ``move`` (played on ``before``, giving ``after``) as ``viewer`` may see them (None: a
+    spectator); ``reveal`` shows every card (replays of finished games)."""
+    return _shown(_describe(before, move, after), viewer, reveal)
+
+
+def events_for(before: State, move: str, after: State, viewers: Sequence[int | None],
+               reveal: bool = False) -> list[list[Event]]:
+    """``events`` for each of ``viewers``, the move worked out once (a server tells every seat each move)."""
+    described = _describe(before, move, after)
+    return [_shown(described, viewer, reveal) for viewer in viewers]
 
 
 def reveals(before: State, move: str, after: State) -> bool:

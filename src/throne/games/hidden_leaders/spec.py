@@ -11,6 +11,7 @@ from . import moves
 from .cards import MODULES, THRESHOLDS
 from .events import deciding as _deciding
 from .events import events as _events
+from .events import events_for as _events_for
 from .events import reveals as _reveals
 from .record import RecordError, record_to_state
 from .rules import new_game
@@ -68,6 +69,7 @@ SPEC = GameSpec(
     reveal=_dump,
     check_options=_check,
     events=_events,
+    events_for=_events_for,
     reveals=_reveals,
     deciding=_deciding,
     fast_path="throne.games.hidden_leaders.fast",
