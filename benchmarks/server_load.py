@@ -54,6 +54,7 @@ LOAD_ENV = {
     "THRONE_RATE_LIMITS": "off",
     "THRONE_MAX_SOCKETS_PER_IP": "100000",
     "THRONE_MAX_OPEN_TABLES_PER_IP": "100000",
+    "THRONE_MAX_BOT_GAMES_PER_IP": "100000",
     "THRONE_WS_RATE_PER_S": "1000",
 }
 CLIENT_GC_THRESHOLD = 50_000  # as Settings.gc_threshold, the server's default
@@ -116,12 +117,19 @@ class Stats:
 
 @dataclass(frozen=True)
 class Level:
-    """One measured configuration: which game, how many seats, how many concurrent games, which clock."""
+    """One measured configuration: which game, how many seats, how many concurrent games, which clock, and
+    whether the server's bots play every seat but one (`bot`: their name; one scripted client per game)."""
 
     game: str
     players: int
     games: int
     clock: tuple[int, int] | None = None  # a Fischer clock: (minutes, increment in seconds)
+    bot: str | None = None
+
+    @property
+    def label(self) -> str:
+        bots = f", {self.players - 1} {self.bot} bots" if self.bot else ""
+        return f"{self.game} ({self.players}p{bots})"
 
     @property
     def time_control(self) -> dict | None:
@@ -131,9 +139,14 @@ class Level:
 
 
 async def _new_game(level: Level, c: httpx.AsyncClient) -> tuple[int, list[str]]:
-    """A started game: one new guest makes the table, one new guest per other seat joins it (`c`: the
-    table's HTTP client, kept from game to game; its cookies are cleared for each guest)."""
+    """A started game: one new guest makes the table, one new guest per other seat joins it, or the server's
+    bots take them (`c`: the table's HTTP client, kept from game to game; its cookies are cleared for each
+    guest)."""
     c.cookies.clear()
+    if level.bot is not None:
+        body = {"game": level.game, "bot": level.bot, "players": level.players, "name": "Load 0"}
+        r = await _post(c, "/api/play-bot", {**body, "time_control": level.time_control})
+        return r.json()["game"]["id"], [r.json()["token"]]
     body = {
         "game": level.game,
         "players": level.players,
@@ -176,9 +189,11 @@ async def _player(
     stop: list[float],
     measuring: list[bool],
     stall_after: float = STALL_AFTER,
+    every_ply: bool = False,
 ) -> None:
     """One seat: plays random legal moves until its game ends or the stop time; a dropped connection or a
-    game that stalls is counted as an error, and the table goes on with a new game."""
+    game that stalls is counted as an error, and the table goes on with a new game. It counts its own moves,
+    or with `every_ply` every move it sees played (the other seats are the server's bots)."""
     # A generous opening timeout: 500 tables open 1,000 sockets at once at the start.
     url = f"{ws_base}/ws/games/{game_id}"
     try:
@@ -186,6 +201,7 @@ async def _player(
             await ws.send(orjson.dumps({"type": "hello", "token": token}).decode())
             sent_at: float | None = None
             ply_sent = -1
+            ply_seen: int | None = None
             heard = time.monotonic()
             while True:
                 try:
@@ -207,8 +223,11 @@ async def _player(
                 if sent_at is not None and msg["ply"] > ply_sent:
                     if measuring[0]:
                         stats.latencies.append(time.perf_counter() - sent_at)
-                        stats.moves += 1
+                        stats.moves += not every_ply
                     sent_at = None
+                if every_ply and ply_seen is not None and measuring[0]:
+                    stats.moves += max(0, msg["ply"] - ply_seen)
+                ply_seen = msg["ply"] if ply_seen is None else max(ply_seen, msg["ply"])
                 if msg["status"] != "live" or time.monotonic() > stop[0]:
                     return
                 if msg["your_turn"] and sent_at is None:
@@ -234,7 +253,10 @@ async def _table(
     game = first
     while True:
         game_id, tokens = game
-        await asyncio.gather(*(_player(ws_base, game_id, t, rng, stats, stop, measuring) for t in tokens))
+        every_ply = level.bot is not None
+        await asyncio.gather(
+            *(_player(ws_base, game_id, t, rng, stats, stop, measuring, every_ply=every_ply) for t in tokens)
+        )
         stats.ended += 1
         if measuring[0]:
             stats.games += 1
@@ -347,6 +369,13 @@ def main() -> None:
     parser.add_argument(
         "--hidden", default="", help="comma-separated numbers of concurrent 4-player Hidden Leaders games"
     )
+    parser.add_argument(
+        "--hidden-bots",
+        default="",
+        help="comma-separated numbers of concurrent 4-player Hidden Leaders games of one scripted player and "
+        "three of the server's bots (--bot)",
+    )
+    parser.add_argument("--bot", default="random", help="the server's bot in the --hidden-bots games")
     parser.add_argument("--seconds", type=float, default=20.0, help="measured seconds per level")
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds played before measuring")
     parser.add_argument(
@@ -380,6 +409,7 @@ def main() -> None:
         clocked = args.clock_games or args.games
         levels += [Level("leaders", 2, n, control) for n in _counts(clocked)]
     levels += [Level("hidden-leaders", 4, n) for n in _counts(args.hidden)]
+    levels += [Level("hidden-leaders", 4, n, bot=args.bot) for n in _counts(args.hidden_bots)]
     procs: list[subprocess.Popen] = []
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # a stopped benchmark stops its servers too
     try:
@@ -398,12 +428,12 @@ def main() -> None:
         for run in range(args.runs):
             for level in levels:
                 for name, (url, pid) in servers.items():
-                    if name in ANCHORS and level.time_control is not None:
-                        continue  # the anchors have no clocks
+                    if name in ANCHORS and (level.time_control is not None or level.bot is not None):
+                        continue  # the anchors have no clocks and no bots
                     r = asyncio.run(run_level(url, level, args.seconds, args.warmup, pid, args.settle))
                     results.setdefault((name, level), []).append(r)
                     print(
-                        f"run {run + 1} {name} {level.game} x{level.games}"
+                        f"run {run + 1} {name} {level.label} x{level.games}"
                         f"{' clock' if level.time_control else ''}: {r['moves_per_s']:.0f} moves/s, "
                         f"p50 {r['p50_ms']:.1f} ms, p95 {r['p95_ms']:.1f} ms, {r['errors']} errors, "
                         f"server CPU {r['cpu_ms_per_move']:.2f} ms/move, "
@@ -418,16 +448,17 @@ def main() -> None:
         print(f"\nMedians of {args.runs} run(s) of {args.seconds:g} s each:\n")
         print(f"| {' | '.join(header)} |\n|---|---|---|{'---:|' * (len(header) - 3)}")
         for (name, level), rows in results.items():
-            same = Level(level.game, level.players, level.games)  # the anchors ran it unclocked
+            same = Level(level.game, level.players, level.games)  # the anchors ran it unclocked (no bots)
             mps = _median(rows, "moves_per_s")
             ratios = []
             for anchor in ANCHORS:
-                anchor_rows = results.get((anchor, same)) if name not in ANCHORS else None
+                compared = name not in ANCHORS and level.bot is None
+                anchor_rows = results.get((anchor, same)) if compared else None
                 anchor_mps = _median(anchor_rows, "moves_per_s") if anchor_rows else 0
                 ratios.append(f"{mps / anchor_mps:.2f}" if anchor_mps else "")
             cells = [
                 name,
-                f"{level.game} ({level.players}p)",
+                level.label,
                 args.clock if level.time_control else "—",
                 level.games,
                 f"{mps:.0f}",

@@ -141,6 +141,35 @@ def test_a_game_that_stops_answering_counts_as_stalled() -> None:
     assert stats.codes == {"stalled": 1} and took < 30
 
 
+@pytest.mark.parametrize(("every_ply", "moves"), [(False, 1), (True, 3)])
+def test_a_seat_counts_its_own_moves_or_every_move_it_sees(every_ply: bool, moves: int) -> None:
+    """Beside the server's bots (`--hidden-bots`) the one scripted seat counts every ply it sees played,
+    its own and the bots'; its latencies are its own moves' only."""
+
+    def state(ply: int, yours: bool, status: str = "live") -> str:
+        msg = {"type": "state", "ply": ply, "status": status, "your_turn": yours, "legal_moves": ["m"]}
+        return orjson.dumps(msg).decode()
+
+    async def bots_then_you(ws: ServerConnection) -> None:
+        await ws.recv()  # the hello
+        for ply in (0, 2):  # the seat first sees ply 0, then two bot moves at once
+            await ws.send(state(ply, yours=ply == 2))
+        assert orjson.loads(await ws.recv())["ply"] == 2
+        await ws.send(state(3, yours=False, status="finished"))
+        await ws.wait_closed()
+
+    async def scenario() -> server_load.Stats:
+        async with serve(bots_then_you, "127.0.0.1", 0) as server:
+            port = server.sockets[0].getsockname()[1]
+            stats, stop, measuring = server_load.Stats(), [time.monotonic() + 60], [True]
+            url, rng = f"ws://127.0.0.1:{port}", random.Random(1)
+            await server_load._player(url, 1, "token", rng, stats, stop, measuring, every_ply=every_ply)
+            return stats
+
+    stats = asyncrun.run(scenario())
+    assert stats.moves == moves and len(stats.latencies) == 1 and stats.errors == 0
+
+
 @pytest.mark.parametrize(
     ("text", "levels"),
     [("10,100,500", [10, 100, 500]), ("0", []), ("", []), ("25, 0,", [25])],
@@ -173,16 +202,25 @@ def test_a_level_is_measured_once_its_tables_replaced_their_games() -> None:
     assert 0.3 <= gave_up < 5
 
 
-def test_the_load_benchmark_server_takes_any_number_of_open_tables_from_one_address(tmp_path: Path) -> None:
+def test_the_load_benchmark_server_takes_any_number_of_tables_from_one_address(tmp_path: Path) -> None:
     """Every table of the benchmark comes from one address and many are replaced at once: the per-address
-    cap on open tables (10) refused most replacements at 500 games, and the clients waited and retried."""
+    cap on open tables (10) refused most replacements at 500 games, and the clients waited and retried; the
+    cap on games with bots (6) would stop the `--hidden-bots` levels."""
     proc, base = server_load.start_server(tmp_path)
+    with_bots = server_load.Level("hidden-leaders", 4, 1, bot="random")
+
+    async def games_with_bots(n: int) -> list[tuple[int, list[str]]]:
+        async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+            return [await server_load._new_game(with_bots, client) for _ in range(n)]
+
     try:
         with httpx.Client(base_url=base, timeout=30) as client:
             for n in range(Settings().max_open_tables_per_ip + 2):
                 client.cookies.clear()  # a new guest each time, as the benchmark's tables do
                 r = client.post("/api/games", json={"game": "leaders", "players": 2, "name": f"Load {n}"})
                 assert r.status_code == 201, r.text
+        made = asyncrun.run(games_with_bots(Settings().max_bot_games_per_ip + 2))
+        assert all(len(tokens) == 1 for _game, tokens in made)  # one scripted seat, the bots in the others
     finally:
         proc.terminate()
         proc.wait(30)

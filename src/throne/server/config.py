@@ -57,7 +57,9 @@ class Settings:
         default_factory=lambda: int(_env_float("THRONE_MAX_OPEN_TABLES_PER_IP", 10))
     )
     max_bot_games_per_user: int = 3
-    max_bot_games_per_ip: int = 6
+    max_bot_games_per_ip: int = field(
+        default_factory=lambda: int(_env_float("THRONE_MAX_BOT_GAMES_PER_IP", 6))
+    )
     max_all_bot_games: int = 8
     empty_table_ttl: float = 600.0
     open_table_ttl: float = 3 * 3600.0
