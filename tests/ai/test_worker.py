@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
-import time
+import threading
 
 import pytest
 
@@ -103,15 +103,10 @@ def test_cancelled_async_request_kills_its_search() -> None:
             await task
 
     asyncrun.run(main())
-    pool, _ = worker._get_pool()
-    # the sleeping worker is killed (the waiting thread notices within a poll interval) and the pool answers
-    for _ in range(200):
-        alive = {p.pid for p in multiprocessing.active_children() if p.name == "throne-ai"}
-        if alive == {w.process.pid for w in pool._idle}:
-            break
-        time.sleep(0.05)
-    assert alive == {w.process.pid for w in pool._idle}
-    move = ai.choose_move("tictactoe", TicTacToe(), 0, "random", seed=2, timeout=30)
+    # the sleeping worker is killed, every other one is idle, and the pool answers
+    idle = {w.process.pid for pool in (worker._get_pool(), worker._get_async_pool()) for w in pool._idle}
+    assert {p.pid for p in multiprocessing.active_children() if p.name == "throne-ai"} == idle
+    move = asyncrun.run(ai.choose_move_async("tictactoe", TicTacToe(), 0, "random", seed=2, timeout=30))
     assert move in TicTacToe().legal_moves()
 
 
@@ -130,3 +125,75 @@ def test_run_job_in_process_matches_the_worker() -> None:
     state = Nim([2, 7, 1], players=4)
     job, _legal = worker._prepare("nim", state, 0, "random", seed=9, timeout=10)
     assert worker.run_job(job) == ai.choose_move("nim", state, 0, "random", seed=9, timeout=30)
+
+
+@pytest.mark.parametrize(
+    ("bot", "timeout", "status"),
+    [("crash", 30.0, "error"), ("exit", 30.0, "crash"), ("sleep", 0.5, "timeout"), ("random", 30.0, "ok")],
+)
+def test_the_async_pool_reports_what_became_of_a_job_and_replaces_a_lost_worker(
+    bot: str, timeout: float, status: str
+) -> None:
+    pool = worker.AsyncWorkerPool(1)
+
+    async def main() -> tuple[worker.Outcome, worker.Outcome]:
+        job, _legal = worker._prepare("tictactoe", TicTacToe(), 0, bot, seed=5, timeout=timeout)
+        outcome = await pool.run(job, timeout)
+        healthy, _legal = worker._prepare("tictactoe", TicTacToe(), 0, "random", seed=5, timeout=30)
+        return outcome, await pool.run(healthy, 30)
+
+    try:
+        outcome, after = asyncrun.run(main())
+    finally:
+        pool.shutdown()
+    assert outcome.status == status, outcome
+    assert after.status == "ok" and after.move in TicTacToe().legal_moves()
+
+
+def test_the_async_pool_hands_turns_on_past_cancelled_calls() -> None:
+    """One worker, three calls: the first (a bot that sleeps) is cancelled while it runs, and the second, which
+    waits for its turn, at once, before the turn handed to it arrives; the third still gets the worker, and
+    no turn is left taken."""
+    pool = worker.AsyncWorkerPool(1)
+    sleeping, _ = worker._prepare("tictactoe", TicTacToe(), 0, "sleep", seed=1, timeout=120)
+    quick, _ = worker._prepare("tictactoe", TicTacToe(), 0, "random", seed=1, timeout=30)
+
+    async def main() -> worker.Outcome:
+        running = asyncio.create_task(pool.run(sleeping, 120))
+        await asyncio.sleep(0.3)
+        waiting = asyncio.create_task(pool.run(quick, 30))
+        last = asyncio.create_task(pool.run(quick, 30))
+        await asyncio.sleep(0.1)
+        assert len(pool._waiters) == 2
+        running.cancel()
+        waiting.cancel()
+        for task in (running, waiting):
+            with pytest.raises(asyncio.CancelledError):
+                await task
+        return await asyncio.wait_for(last, 30)  # a turn left taken would keep it waiting
+
+    try:
+        outcome = asyncrun.run(main())
+        assert outcome.status == "ok" and pool._busy == 0 and not pool._waiters
+    finally:
+        pool.shutdown()
+
+
+def test_event_loops_on_two_threads_share_the_async_pool() -> None:
+    pool = worker.AsyncWorkerPool(1)
+    job, legal = worker._prepare("nim", Nim([3, 4, 5], players=2), 0, "random", seed=3, timeout=30)
+    answers: list[list[worker.Outcome]] = []
+
+    async def three() -> list[worker.Outcome]:
+        return list(await asyncio.gather(*(pool.run(job, 30) for _ in range(3))))
+
+    threads = [threading.Thread(target=lambda: answers.append(asyncio.run(three()))) for _ in range(2)]
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(120)
+    finally:
+        pool.shutdown()
+    assert len(answers) == 2 and all(o.status == "ok" and o.move in legal for row in answers for o in row)
+    assert pool._busy == 0

@@ -3,11 +3,17 @@
 A small pool of reusable processes (spawned, so they are safe to start from a threaded server) each run one
 job at a time. A job whose bot crashes, overruns its deadline or is cancelled costs at most that worker: it is
 killed and replaced, and the caller gets a random legal move instead (failures are logged, never raised).
+
+Two pools share that design: `WorkerPool` for callers that block (`choose_move`), and `AsyncWorkerPool` for
+event loops (`choose_move_async`), whose loop watches the worker's pipe itself. Waiting in threads instead
+(one per bot move, polling) cost a server about as much CPU as the rest of its work in games with bots, all
+of it under the interpreter lock its event loop needs (docs/BENCHMARKS.md).
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import importlib
 import logging
@@ -17,7 +23,6 @@ import random
 import threading
 import time
 import traceback
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
@@ -31,7 +36,7 @@ log = logging.getLogger("throne.ai")
 STARTUP_LIMIT = 60.0
 """Seconds a fresh worker may take to import its modules (not counted against a move's deadline)."""
 POLL = 0.05
-"""Seconds between checks for cancellation while waiting on a worker."""
+"""Seconds between checks that a starting worker is still alive (`WorkerPool`)."""
 TIME_SHARE = 0.8
 """Share of the caller's timeout given to the bot as its own time budget (the rest covers transport)."""
 
@@ -127,23 +132,20 @@ class WorkerPool:
         self._lock = threading.Lock()
         self._closed = False
 
-    def run(self, job: Job, timeout: float, cancel: threading.Event | None = None) -> Outcome:
+    def run(self, job: Job, timeout: float) -> Outcome:
         """Run `job` in a worker; never raises for what the bot does."""
-        while not self._slots.acquire(timeout=POLL):
-            if cancel is not None and cancel.is_set():
-                return Outcome("cancelled")
+        self._slots.acquire()
         worker: _Worker | None = None
         healthy = False
         try:
             worker = self._take()
-            if not self._wait_ready(worker, cancel):
-                cancelled = cancel is not None and cancel.is_set()
-                return Outcome("cancelled" if cancelled else "crash", detail="worker did not start")
+            if not self._wait_ready(worker):
+                return Outcome("crash", detail="worker did not start")
             try:
                 worker.conn.send(job)
             except Exception as exc:
                 return Outcome("error", detail=_where(exc))
-            outcome = self._wait(worker, timeout, cancel)
+            outcome = self._wait(worker, timeout)
             healthy = outcome.status in ("ok", "error")
             return outcome
         finally:
@@ -160,11 +162,9 @@ class WorkerPool:
                 worker.kill()
         return _Worker(self._ctx, self._warmup)
 
-    def _wait_ready(self, worker: _Worker, cancel: threading.Event | None) -> bool:
+    def _wait_ready(self, worker: _Worker) -> bool:
         end = time.monotonic() + STARTUP_LIMIT
         while not worker.ready:
-            if cancel is not None and cancel.is_set():
-                return False
             if time.monotonic() > end or (not worker.process.is_alive() and not worker.conn.poll(0)):
                 return False
             try:
@@ -177,22 +177,13 @@ class WorkerPool:
         return True
 
     @staticmethod
-    def _wait(worker: _Worker, timeout: float, cancel: threading.Event | None) -> Outcome:
-        deadline = time.monotonic() + timeout
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
+    def _wait(worker: _Worker, timeout: float) -> Outcome:
+        try:
+            if not worker.conn.poll(timeout):
                 return Outcome("timeout", detail=f"no move within {timeout:g} s")
-            try:
-                if worker.conn.poll(min(POLL, left)):
-                    status, value = worker.conn.recv()
-                    if status == "ok":
-                        return Outcome("ok", move=value)
-                    return Outcome("error", detail=str(value))
-            except (EOFError, OSError):
-                return Outcome("crash", detail=f"worker exit code {worker.process.exitcode}")
-            if cancel is not None and cancel.is_set():
-                return Outcome("cancelled")
+            return _reply(worker.conn.recv())
+        except (EOFError, OSError):
+            return Outcome("crash", detail=f"worker exit code {worker.process.exitcode}")
 
     def _give_back(self, worker: _Worker | None, healthy: bool) -> None:
         try:
@@ -216,8 +207,147 @@ class WorkerPool:
             worker.kill()
 
 
+def _reply(message: tuple[str, Any]) -> Outcome:
+    status, value = message
+    return Outcome("ok", move=value) if status == "ok" else Outcome("error", detail=str(value))
+
+
+class AsyncWorkerPool:
+    """At most `size` worker processes for event loops: a job's caller awaits its worker's pipe on its own
+    loop (no thread waits for it). Loops on several threads may share the pool: a freed worker's turn is
+    handed to the first waiting caller, on that caller's loop. A cancelled call kills its worker."""
+
+    def __init__(self, size: int, warmup: tuple[str, ...] = ()) -> None:
+        if size < 1:
+            raise ValueError(f"a worker pool needs at least one process, got {size}")
+        self.size = size
+        self._ctx = multiprocessing.get_context("spawn")
+        self._warmup = warmup
+        self._idle: list[_Worker] = []
+        self._busy = 0  # turns taken (a worker running a job, or about to)
+        self._waiters: collections.deque[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = (
+            collections.deque()
+        )
+        self._lock = threading.Lock()
+        self._closed = False
+
+    async def run(self, job: Job, timeout: float) -> Outcome:
+        """Run `job` in a worker; never raises for what the bot does (a cancelled call is cancelled)."""
+        await self._turn()
+        worker: _Worker | None = None
+        healthy = False
+        try:
+            worker = await self._take()
+            if not worker.ready:
+                try:
+                    async with asyncio.timeout(STARTUP_LIMIT):
+                        worker.ready = (await _message(worker))[0] == "ready"
+                except (TimeoutError, EOFError, OSError):
+                    pass
+                if not worker.ready:
+                    return Outcome("crash", detail="worker did not start")
+            try:
+                worker.conn.send(job)
+            except Exception as exc:
+                return Outcome("error", detail=_where(exc))
+            try:
+                async with asyncio.timeout(timeout):
+                    outcome = _reply(await _message(worker))
+            except TimeoutError:
+                return Outcome("timeout", detail=f"no move within {timeout:g} s")
+            except (EOFError, OSError):
+                return Outcome("crash", detail=f"worker exit code {worker.process.exitcode}")
+            healthy = True
+            return outcome
+        finally:
+            self._give_back(worker, healthy)
+
+    async def _turn(self) -> None:
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            if self._busy < self.size and not self._waiters:
+                self._busy += 1
+                return
+            waiter: asyncio.Future[None] = loop.create_future()
+            self._waiters.append((loop, waiter))
+        try:
+            await waiter
+        except asyncio.CancelledError:
+            with self._lock:
+                if (loop, waiter) in self._waiters:  # not handed a turn yet
+                    self._waiters.remove((loop, waiter))
+            raise  # a turn already on its way is passed on when it arrives (`_hand_over`)
+
+    def _end_turn(self) -> None:
+        with self._lock:
+            while self._waiters:
+                loop, waiter = self._waiters.popleft()
+                if not loop.is_closed():
+                    loop.call_soon_threadsafe(self._hand_over, waiter)
+                    return
+            self._busy -= 1
+
+    def _hand_over(self, waiter: asyncio.Future[None]) -> None:
+        if waiter.done():  # its caller was cancelled meanwhile: the next one takes the turn
+            self._end_turn()
+        else:
+            waiter.set_result(None)
+
+    async def _take(self) -> _Worker:
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("the bot worker pool is shut down")
+            while self._idle:
+                worker = self._idle.pop()
+                if worker.process.is_alive():
+                    return worker
+                worker.kill()
+        # starting a process takes a moment: not on the loop; one started for a cancelled call is stopped
+        starting = asyncio.get_running_loop().run_in_executor(None, _Worker, self._ctx, self._warmup)
+        try:
+            return await asyncio.shield(starting)
+        except asyncio.CancelledError:
+            starting.add_done_callback(lambda done: done.exception() or done.result().kill())
+            raise
+
+    def _give_back(self, worker: _Worker | None, healthy: bool) -> None:
+        try:
+            if worker is not None:
+                with self._lock:
+                    keep = healthy and not self._closed
+                    if keep:
+                        self._idle.append(worker)
+                if not keep:
+                    worker.kill()
+        finally:
+            self._end_turn()
+
+    def shutdown(self) -> None:
+        with self._lock:
+            self._closed = True
+            idle, self._idle = self._idle, []
+        for worker in idle:
+            with contextlib.suppress(OSError):
+                worker.conn.send(None)
+            worker.kill()
+
+
+async def _message(worker: _Worker) -> Any:
+    """The worker's next message, read once its pipe is readable (the loop watches it meanwhile). A worker
+    writes each message in one piece (small messages go in one write), so a readable pipe holds it whole."""
+    loop = asyncio.get_running_loop()
+    readable: asyncio.Future[None] = loop.create_future()
+    fd = worker.conn.fileno()
+    loop.add_reader(fd, lambda: readable.done() or readable.set_result(None))
+    try:
+        await readable
+    finally:
+        loop.remove_reader(fd)
+    return worker.conn.recv()
+
+
 _pool: WorkerPool | None = None
-_threads: ThreadPoolExecutor | None = None
+_async_pool: AsyncWorkerPool | None = None
 _pool_lock = threading.Lock()
 
 
@@ -228,28 +358,36 @@ def _default_size() -> int:
     return max(1, min(4, os.cpu_count() or 1))
 
 
-def _get_pool() -> tuple[WorkerPool, ThreadPoolExecutor]:
-    global _pool, _threads
+def _warmup() -> tuple[str, ...]:
+    from throne.ai.registry import game_names
+
+    return tuple(m for g in game_names() for m in game_adapter(g).warmup)
+
+
+def _get_pool() -> WorkerPool:
+    global _pool
     with _pool_lock:
         if _pool is None:
-            from throne.ai.registry import game_names
+            _pool = WorkerPool(_default_size(), _warmup())
+        return _pool
 
-            warmup = tuple(m for g in game_names() for m in game_adapter(g).warmup)
-            _pool = WorkerPool(_default_size(), warmup)
-            _threads = ThreadPoolExecutor(max_workers=32, thread_name_prefix="throne-ai-wait")
-        assert _threads is not None
-        return _pool, _threads
+
+def _get_async_pool() -> AsyncWorkerPool:
+    global _async_pool
+    with _pool_lock:
+        if _async_pool is None:
+            _async_pool = AsyncWorkerPool(_default_size(), _warmup())
+        return _async_pool
 
 
 def shutdown() -> None:
-    """Stop the worker processes (a later request starts a fresh pool)."""
-    global _pool, _threads
+    """Stop the worker processes of both pools (a later request starts fresh ones)."""
+    global _pool, _async_pool
     with _pool_lock:
-        pool, threads, _pool, _threads = _pool, _threads, None, None
-    if pool is not None:
-        pool.shutdown()
-    if threads is not None:
-        threads.shutdown(wait=False)
+        pool, async_pool, _pool, _async_pool = _pool, _async_pool, None, None
+    for each in (pool, async_pool):
+        if each is not None:
+            each.shutdown()
 
 
 def _prepare(game: str, state: Any, seat: int, bot: str, seed: int, timeout: float) -> tuple[Job, list[str]]:
@@ -282,19 +420,12 @@ def choose_move(game: str, state: Any, seat: int, bot: str, *, seed: int, timeou
     fails or overruns is replaced by a random legal move (logged as a warning).
     """
     job, legal = _prepare(game, state, seat, bot, seed, timeout)
-    outcome = _get_pool()[0].run(job, timeout)
+    outcome = _get_pool().run(job, timeout)
     return _finish(outcome, legal, game, bot, seat, seed)
 
 
 async def choose_move_async(game: str, state: Any, seat: int, bot: str, *, seed: int, timeout: float) -> str:
     """`choose_move` for an event loop: waits without blocking it; cancelling the task kills the search."""
     job, legal = _prepare(game, state, seat, bot, seed, timeout)
-    pool, threads = _get_pool()
-    cancel = threading.Event()
-    loop = asyncio.get_running_loop()
-    try:
-        outcome = await loop.run_in_executor(threads, pool.run, job, timeout, cancel)
-    except asyncio.CancelledError:
-        cancel.set()
-        raise
+    outcome = await _get_async_pool().run(job, timeout)
     return _finish(outcome, legal, game, bot, seat, seed)
