@@ -151,9 +151,9 @@ def test_the_async_pool_reports_what_became_of_a_job_and_replaces_a_lost_worker(
 
 
 def test_the_async_pool_hands_turns_on_past_cancelled_calls() -> None:
-    """One worker, three calls: the first (a bot that sleeps) is cancelled while it runs, and the second, which
-    waits for its turn, at once, before the turn handed to it arrives; the third still gets the worker, and
-    no turn is left taken."""
+    """One worker, three calls: the first (a bot that sleeps) is cancelled while it runs, and the second,
+    which waits for its turn, at once, before the turn handed to it arrives; the third still gets the
+    worker, and no turn is left taken."""
     pool = worker.AsyncWorkerPool(1)
     sleeping, _ = worker._prepare("tictactoe", TicTacToe(), 0, "sleep", seed=1, timeout=120)
     quick, _ = worker._prepare("tictactoe", TicTacToe(), 0, "random", seed=1, timeout=30)
