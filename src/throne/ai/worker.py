@@ -118,8 +118,8 @@ class _Worker:
         self.conn.close()
 
 
-class WorkerPool:
-    """At most `size` worker processes, started on demand and reused between jobs."""
+class _Pool:
+    """The idle workers of a pool of at most `size`, reused between jobs, and its shutdown."""
 
     def __init__(self, size: int, warmup: tuple[str, ...] = ()) -> None:
         if size < 1:
@@ -127,10 +127,49 @@ class WorkerPool:
         self.size = size
         self._ctx = multiprocessing.get_context("spawn")
         self._warmup = warmup
-        self._slots = threading.BoundedSemaphore(size)
         self._idle: list[_Worker] = []
         self._lock = threading.Lock()
         self._closed = False
+
+    def _idle_worker(self) -> _Worker | None:
+        """An idle worker still alive, or None when a new one must be started."""
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("the bot worker pool is shut down")
+            while self._idle:
+                worker = self._idle.pop()
+                if worker.process.is_alive():
+                    return worker
+                worker.kill()
+        return None
+
+    def _keep(self, worker: _Worker | None, healthy: bool) -> None:
+        """A worker back from a job: idle again if it is healthy and the pool open, else killed."""
+        if worker is None:
+            return
+        with self._lock:
+            keep = healthy and not self._closed
+            if keep:
+                self._idle.append(worker)
+        if not keep:
+            worker.kill()
+
+    def shutdown(self) -> None:
+        with self._lock:
+            self._closed = True
+            idle, self._idle = self._idle, []
+        for worker in idle:
+            with contextlib.suppress(OSError):
+                worker.conn.send(None)
+            worker.kill()
+
+
+class WorkerPool(_Pool):
+    """Worker processes for callers that block, started on demand."""
+
+    def __init__(self, size: int, warmup: tuple[str, ...] = ()) -> None:
+        super().__init__(size, warmup)
+        self._slots = threading.BoundedSemaphore(size)
 
     def run(self, job: Job, timeout: float) -> Outcome:
         """Run `job` in a worker; never raises for what the bot does."""
@@ -152,15 +191,7 @@ class WorkerPool:
             self._give_back(worker, healthy)
 
     def _take(self) -> _Worker:
-        with self._lock:
-            if self._closed:
-                raise RuntimeError("the bot worker pool is shut down")
-            while self._idle:
-                worker = self._idle.pop()
-                if worker.process.is_alive():
-                    return worker
-                worker.kill()
-        return _Worker(self._ctx, self._warmup)
+        return self._idle_worker() or _Worker(self._ctx, self._warmup)
 
     def _wait_ready(self, worker: _Worker) -> bool:
         end = time.monotonic() + STARTUP_LIMIT
@@ -187,24 +218,9 @@ class WorkerPool:
 
     def _give_back(self, worker: _Worker | None, healthy: bool) -> None:
         try:
-            if worker is not None:
-                with self._lock:
-                    keep = healthy and not self._closed
-                    if keep:
-                        self._idle.append(worker)
-                if not keep:
-                    worker.kill()
+            self._keep(worker, healthy)
         finally:
             self._slots.release()
-
-    def shutdown(self) -> None:
-        with self._lock:
-            self._closed = True
-            idle, self._idle = self._idle, []
-        for worker in idle:
-            with contextlib.suppress(OSError):
-                worker.conn.send(None)
-            worker.kill()
 
 
 def _reply(message: tuple[str, Any]) -> Outcome:
@@ -212,24 +228,17 @@ def _reply(message: tuple[str, Any]) -> Outcome:
     return Outcome("ok", move=value) if status == "ok" else Outcome("error", detail=str(value))
 
 
-class AsyncWorkerPool:
-    """At most `size` worker processes for event loops: a job's caller awaits its worker's pipe on its own
-    loop (no thread waits for it). Loops on several threads may share the pool: a freed worker's turn is
-    handed to the first waiting caller, on that caller's loop. A cancelled call kills its worker."""
+class AsyncWorkerPool(_Pool):
+    """Worker processes for event loops: a job's caller awaits its worker's pipe on its own loop (no thread
+    waits for it). Loops on several threads may share the pool: a freed worker's turn is handed to the first
+    waiting caller, on that caller's loop. A cancelled call kills its worker."""
 
     def __init__(self, size: int, warmup: tuple[str, ...] = ()) -> None:
-        if size < 1:
-            raise ValueError(f"a worker pool needs at least one process, got {size}")
-        self.size = size
-        self._ctx = multiprocessing.get_context("spawn")
-        self._warmup = warmup
-        self._idle: list[_Worker] = []
+        super().__init__(size, warmup)
         self._busy = 0  # turns taken (a worker running a job, or about to)
         self._waiters: collections.deque[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = (
             collections.deque()
         )
-        self._lock = threading.Lock()
-        self._closed = False
 
     async def run(self, job: Job, timeout: float) -> Outcome:
         """Run `job` in a worker; never raises for what the bot does (a cancelled call is cancelled)."""
@@ -294,14 +303,9 @@ class AsyncWorkerPool:
             waiter.set_result(None)
 
     async def _take(self) -> _Worker:
-        with self._lock:
-            if self._closed:
-                raise RuntimeError("the bot worker pool is shut down")
-            while self._idle:
-                worker = self._idle.pop()
-                if worker.process.is_alive():
-                    return worker
-                worker.kill()
+        idle = self._idle_worker()
+        if idle is not None:
+            return idle
         # starting a process takes a moment: not on the loop; one started for a cancelled call is stopped
         starting = asyncio.get_running_loop().run_in_executor(None, _Worker, self._ctx, self._warmup)
         try:
@@ -312,24 +316,9 @@ class AsyncWorkerPool:
 
     def _give_back(self, worker: _Worker | None, healthy: bool) -> None:
         try:
-            if worker is not None:
-                with self._lock:
-                    keep = healthy and not self._closed
-                    if keep:
-                        self._idle.append(worker)
-                if not keep:
-                    worker.kill()
+            self._keep(worker, healthy)
         finally:
             self._end_turn()
-
-    def shutdown(self) -> None:
-        with self._lock:
-            self._closed = True
-            idle, self._idle = self._idle, []
-        for worker in idle:
-            with contextlib.suppress(OSError):
-                worker.conn.send(None)
-            worker.kill()
 
 
 async def _message(worker: _Worker) -> Any:
