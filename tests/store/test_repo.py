@@ -277,6 +277,7 @@ def _my_table(repo: Repo, me: int, players: int, bots: dict[int, str], people: i
 
 BOT_GAMES = [  # (players, bots, persons who join, then, (counted, of which bots only))
     (3, {0: "easy"}, 1, "open", (1, 0)),  # an open table with a bot waits for a person: counted
+    (3, {0: "easy"}, 0, "open", (1, 0)),  # nobody seated yet, but it waits for people: not bots only
     (2, {0: "easy"}, 1, "start", (1, 0)),
     (2, {0: "easy", 1: "hard"}, 0, "start", (1, 1)),
     (2, {}, 2, "start", (0, 0)),  # people only

@@ -351,7 +351,7 @@ class GameSpec:
 
     def move_events_for(
         self, before: Any, move: str, after: Any, seats: Sequence[int | None], reveal: bool = False
-    ) -> list[list[dict[str, Any]]]:
+    ) -> list[list[Event]]:
         """`move_events` for each of `seats`, in their order (see `events_for`)."""
         if self.events_for is not None:
             return self.events_for(before, move, after, seats, reveal)

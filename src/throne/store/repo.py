@@ -748,14 +748,16 @@ class Repo:
     @reads
     def bot_games_by(self, user_id: int) -> tuple[int, int]:
         """How many open or live games with a bot of their own (not one playing for a person who left)
-        `user_id` created, on any node, and how many of them are tables of bots only."""
+        `user_id` created, on any node, and how many of them are tables of bots only (live, no person seated:
+        an open table waits for a person)."""
         own_bot = (
             select(Seat.id)
             .where(Seat.game_id == Game.id, Seat.kind == "bot", Seat.takeover.is_not(True))
             .exists()
         )
         person = select(Seat.id).where(Seat.game_id == Game.id, Seat.kind != "bot").exists()
-        q = select(func.count(), func.count().filter(~person)).where(
+        bots_only = (Game.status == "live") & ~person
+        q = select(func.count(), func.count().filter(bots_only)).where(
             Game.status.in_(("open", "live")), Game.creator_id == user_id, own_bot
         )
         with self.db.sessions() as s:
