@@ -11,11 +11,12 @@ import os
 import random
 import signal
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import httpx
 import pytest
 import redis
 import sqlalchemy as sa
@@ -29,6 +30,7 @@ from throne.store import Database, Repo
 
 LEASE_TTL = 3.0
 OUTAGE = 15.0  # seconds a refusal, a 503 or a recovery may take on a loaded machine
+REDIS_TIMEOUT = 2.0  # THRONE_REDIS_TIMEOUT of the test that makes Redis hang
 
 
 @pytest.fixture
@@ -247,3 +249,50 @@ def test_a_hung_redis_fails_a_routed_move_in_time(
         play(mover, move, ply)  # sent again: played once
         advance(seated, 2, rng)
         assert check_log_and_views(live.repo, live.db.engine, ann.game_id, seated) >= ply + 1
+
+
+def _answered_in_time(send: Callable[[], httpx.Response]) -> httpx.Response:
+    """Sends a request: it is answered after one failed Redis command at most (and some slack for a loaded
+    machine), not after waiting for Redis to answer, nor after several failed commands in a row, nor after
+    the Redis client's own default timeout (5 s)."""
+    started = time.monotonic()
+    response = send()
+    took = time.monotonic() - started
+    assert took < 1.5 * REDIS_TIMEOUT, f"{response.request.url} answered after {took:.1f} s"
+    return response
+
+
+@pytest.mark.postgres
+@pytest.mark.xdist_group("postgres")
+def test_a_hung_redis_leaves_no_request_waiting(
+    pg_cluster: PgCluster, own_redis: RedisServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While Redis stops answering without closing its connections, no request waits for it longer than
+    THRONE_REDIS_TIMEOUT: the lobby list, a game's page and a join that starts the game are answered, and
+    `/api/ready` says 503. Once Redis answers again, a node takes the new game's lease and it is played."""
+    rng = random.Random(10)
+    assert own_redis.proc is not None
+    monkeypatch.setenv("THRONE_REDIS_TIMEOUT", str(REDIS_TIMEOUT))  # the nodes' environment
+    with live_cluster(pg_cluster.new_database(), own_redis.url, "w", 2, tmp_path) as live:
+        a, b = live.nodes
+        ann, bob = Player(a, "ann"), Player(b, "bob")
+        live.players += [ann, bob]
+        made = ann.http.post("/api/games", json={"game": "leaders"}).json()
+        ann.token, ann.game_id = made["token"], made["game"]["id"]
+        os.kill(own_redis.proc.pid, signal.SIGSTOP)
+        try:
+            lobby = _answered_in_time(lambda: bob.http.get("/api/games"))
+            assert lobby.status_code == 200 and ann.game_id in [g["id"] for g in lobby.json()["games"]]
+            page = _answered_in_time(lambda: bob.http.get(f"/api/games/{ann.game_id}"))
+            assert page.status_code == 200, page.text
+            joined = _answered_in_time(lambda: bob.http.post(f"/api/games/{ann.game_id}/join", json={}))
+            assert joined.status_code == 200, joined.text
+            bob.token, bob.game_id = joined.json()["token"], ann.game_id
+            assert _answered_in_time(lambda: httpx.get(a.base + "/api/ready", timeout=20)).status_code == 503
+        finally:
+            os.kill(own_redis.proc.pid, signal.SIGCONT)
+        until(lambda: all(n.ready() for n in live.nodes), OUTAGE, "every node ready again")
+        ann.connect(a)
+        bob.connect(b)
+        advance([ann, bob], 4, rng)
+        assert check_log_and_views(live.repo, live.db.engine, ann.game_id, [ann, bob]) >= 4

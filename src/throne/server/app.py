@@ -54,7 +54,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             from throne.server.cluster.node import Cluster
 
             hub.cluster = Cluster(
-                hub, settings.redis_url, lease_ttl=settings.lease_ttl, node=settings.node_name
+                hub,
+                settings.redis_url,
+                lease_ttl=settings.lease_ttl,
+                node=settings.node_name,
+                timeout=settings.redis_timeout,
             )
             await hub.cluster.start()
         else:

@@ -99,9 +99,12 @@ class Settings:
         default_factory=lambda: {} if os.environ.get("THRONE_RATE_LIMITS") == "off" else None
     )
     # A cluster (`throne serve --redis URL`): the Redis shared by the nodes (None: one process owns every
-    # game), and the lease time after which a dead node's games are claimed by another node.
+    # game), the lease time after which a dead node's games are claimed by another node, and how long a
+    # Redis command (or connecting) may take before it counts as failed: a Redis that hangs without
+    # closing its connections then costs a request that long, never more.
     redis_url: str | None = field(default_factory=lambda: os.environ.get("THRONE_REDIS_URL") or None)
     lease_ttl: float = field(default_factory=lambda: _env_float("THRONE_LEASE_TTL", 5.0))
+    redis_timeout: float = field(default_factory=lambda: _env_float("THRONE_REDIS_TIMEOUT", 2.0))
     node_name: str | None = field(default_factory=lambda: os.environ.get("THRONE_NODE_NAME") or None)
     # Origins (scheme://host[:port]) besides the request's own Host that may send state-changing requests,
     # e.g. the public address when a proxy rewrites Host.

@@ -99,10 +99,15 @@ def _seat_key(seat: int | None) -> str:
 class Cluster:
     """The node's part of the cluster, attached to its hub as `hub.cluster`."""
 
-    def __init__(self, hub: Hub, url: str, *, lease_ttl: float = 5.0, node: str | None = None) -> None:
+    def __init__(
+        self, hub: Hub, url: str, *, lease_ttl: float = 5.0, node: str | None = None, timeout: float = 2.0
+    ) -> None:
         self.hub = hub
         self.node = node or f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
-        self.redis = aioredis.from_url(url)
+        # Every command fails after `timeout` seconds (RedisError): a Redis that stops answering holds up
+        # a request that long at most (pub/sub reads keep their own, shorter wait).
+        self.timeout = timeout
+        self.redis = aioredis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout)
         self.leases = Leases(self.redis, self.node, lease_ttl)
         self.ttl = lease_ttl
         self.route_wait = 2 * lease_ttl + 3.0  # how long a routed request looks for an owner
@@ -179,7 +184,7 @@ class Cluster:
     async def ready(self) -> str | None:
         """None when Redis answers; else why not (readiness)."""
         try:
-            await asyncio.wait_for(self.redis.ping(), 2.0)
+            await asyncio.wait_for(self.redis.ping(), self.timeout)
         except Exception as exc:  # the details (its address among them) go to the log, not to the caller
             log.warning("cluster: redis is unreachable: %r", exc)
             return "redis is unreachable"
@@ -204,14 +209,25 @@ class Cluster:
             await self.hub.db(self.hub.repo.fence_game, game, token)
             await self.watch(game)
             await self._load_presence(game)  # sockets of the open table on other nodes get the first state
+        except RedisError as exc:
+            log.warning("game %s: no lease for the new game (redis: %s); another node claims it", game, exc)
+            self._spawn(self._give_up(game))
+            return False
         except Exception:
             log.exception("game %s: no lease for the new game; another node will claim it", game)
-            with contextlib.suppress(Exception):  # (a lease Redis did not take back runs out by itself)
-                await self.leases.release(game, done=False)
-            with contextlib.suppress(Exception):
-                await self.leases.index([game])
+            self._spawn(self._give_up(game))
             return False
         return True
+
+    async def _give_up(self, game: int) -> None:
+        """Leaves a new game this node could not set up to another node: its lease given back and the game
+        put in the orphan index. In the background, so that the request that started the game does not wait
+        for a Redis that fails (a lease it did not take back runs out by itself, and every node lists the
+        store's live games in the index every REINDEX_EVERY seconds)."""
+        with contextlib.suppress(Exception):
+            await self.leases.release(game, done=False)
+        with contextlib.suppress(Exception):
+            await self.leases.index([game])
 
     async def finished(self, game: int) -> None:
         """The game ended: its lease is given up and the game forgotten by the orphan index, once what was
