@@ -48,7 +48,15 @@ def until(check: Callable[[], Any], deadline_s: float, what: str, every: float =
 class Node:
     """One `throne serve --redis` process."""
 
-    def __init__(self, name: str, database: str, redis: str, log_dir: Path, lease_ttl: float) -> None:
+    def __init__(
+        self,
+        name: str,
+        database: str,
+        redis: str,
+        log_dir: Path,
+        lease_ttl: float,
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.name, self.database, self.redis = name, database, redis
         self.env = {
             **os.environ,
@@ -58,6 +66,7 @@ class Node:
             "THRONE_LEASE_TTL": str(lease_ttl),
             "THRONE_RATE_LIMITS": "off",
             "THRONE_DATA_DIR": str(log_dir / name),
+            **(env or {}),
         }
         self.log = log_dir / f"{name}.log"
         self.was_ready = False
@@ -188,10 +197,17 @@ class Player:
 
 
 def ready_nodes(
-    prefix: str, count: int, database: str, redis: str, log_dir: Path, lease_ttl: float
+    prefix: str,
+    count: int,
+    database: str,
+    redis: str,
+    log_dir: Path,
+    lease_ttl: float,
+    env: dict[str, str] | None = None,
 ) -> list[Node]:
-    """`count` nodes named prefix0, prefix1, …, once every one is ready (stopped again if one is not)."""
-    nodes = [Node(f"{prefix}{i}", database, redis, log_dir, lease_ttl) for i in range(count)]
+    """`count` nodes named prefix0, prefix1, …, once every one is ready (stopped again if one is not);
+    `env`: settings of their environment beside the test defaults."""
+    nodes = [Node(f"{prefix}{i}", database, redis, log_dir, lease_ttl, env) for i in range(count)]
     try:
         until(lambda: all(n.ready() for n in nodes), 120, f"{count} ready nodes", every=0.2)
     except BaseException:

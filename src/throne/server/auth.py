@@ -31,10 +31,10 @@ def caps_of(request: Request) -> Caps:
     return request.app.state.caps
 
 
-def rate_limit(request: Request, action: str, user: str | None = None) -> None:
+async def rate_limit(request: Request, action: str, user: str | None = None) -> None:
     """Counts this request against `action`'s limits for its client address and `user` (429 when spent)."""
     limiter: RateLimiter = request.app.state.limiter
-    limiter.hit(action, client_ip(request), user)
+    await limiter.take(action, client_ip(request), user)
 
 
 async def session_user(hub: Hub, signer: SessionSigner, cookie: str | None) -> User | None:
@@ -84,7 +84,7 @@ async def user_or_guest(request: Request, response: Response, name: str | None) 
     if user is not None:
         return user
     name = clean_name(name)
-    rate_limit(request, "guest")
+    await rate_limit(request, "guest")
     hub = hub_of(request)
     user = await hub.db(hub.repo.create_user, name)
     set_session(request, response, user)

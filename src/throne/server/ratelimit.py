@@ -62,6 +62,9 @@ def client_key(host: str | None) -> str:
 
 
 class RateLimiter:
+    """The buckets in this process's memory (a cluster shares them through Redis instead:
+    throne.server.cluster.ratelimit)."""
+
     def __init__(
         self, limits: dict[str, Limit] | None = None, clock: Callable[[], float] = time.monotonic
     ) -> None:
@@ -69,18 +72,38 @@ class RateLimiter:
         self.clock = clock
         self._buckets: OrderedDict[tuple[str, str], tuple[float, float]] = OrderedDict()
 
+    def buckets(self, action: str, ip: str | None, user: str | None) -> list[tuple[str, str]]:
+        """The (rule, key) buckets a request of `action` takes from: its address's and its user's, those
+        with a limit."""
+        wanted = [(f"{action}:ip", client_key(ip))]
+        if user is not None:
+            wanted.append((f"{action}:user", user))
+        return [(rule, key) for rule, key in wanted if rule in self.limits]
+
+    @staticmethod
+    def refusal(action: str, seconds: float) -> ApiError:
+        """429 for a request of `action` whose buckets refill enough in `seconds`."""
+        wait = max(1, math.ceil(seconds))
+        return ApiError(
+            429,
+            "rate_limited",
+            f"too many {action} requests; try again in {wait} s",
+            headers={"Retry-After": str(wait)},
+        )
+
     def _level(self, rule: str, key: str, now: float) -> float:
         limit = self.limits[rule]
         tokens, at = self._buckets.get((rule, key), (float(limit.burst), now))
         return min(float(limit.burst), tokens + (now - at) * limit.per_second)
 
+    async def take(self, action: str, ip: str | None, user: str | None = None) -> None:
+        """`hit`, for callers that may be given the cluster's shared buckets."""
+        self.hit(action, ip, user)
+
     def hit(self, action: str, ip: str | None, user: str | None = None) -> None:
         """Takes one request of `action` from its buckets, or raises 429 with the seconds to wait."""
         now = self.clock()
-        wanted = [(f"{action}:ip", client_key(ip))]
-        if user is not None:
-            wanted.append((f"{action}:user", user))
-        wanted = [(rule, key) for rule, key in wanted if rule in self.limits]
+        wanted = self.buckets(action, ip, user)
         levels = [self._level(rule, key, now) for rule, key in wanted]
         short = [
             (1.0 - level) / self.limits[rule].per_second
@@ -88,13 +111,7 @@ class RateLimiter:
             if level < 1.0
         ]
         if short:
-            wait = max(1, math.ceil(max(short)))
-            raise ApiError(
-                429,
-                "rate_limited",
-                f"too many {action} requests; try again in {wait} s",
-                headers={"Retry-After": str(wait)},
-            )
+            raise self.refusal(action, max(short))
         for (rule, key), level in zip(wanted, levels, strict=True):
             self._buckets[(rule, key)] = (level - 1.0, now)
             self._buckets.move_to_end((rule, key))

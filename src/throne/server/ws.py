@@ -246,7 +246,7 @@ class _Session:
         try:
             if kind == "rematch":  # a rematch makes a table: the same rate limit as making one over HTTP
                 ip = self.ws.client.host if self.ws.client else None
-                self.ws.app.state.limiter.hit("table", ip)
+                await self.ws.app.state.limiter.take("table", ip)
             await self.hub.table_control(self.game_id, self.conn.seat, kind, bool(accept), ply)
         except (MoveRefused, ApiError) as exc:
             self.refuse(exc.code, exc.message, request=kind, **getattr(exc, "extra", {}))

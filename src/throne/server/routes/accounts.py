@@ -88,7 +88,7 @@ def user_json(user: User | None) -> dict | None:
 @router.post("/guest")
 async def guest(body: GuestIn, request: Request, response: Response) -> dict:
     name = clean_name(body.name)
-    rate_limit(request, "guest")
+    await rate_limit(request, "guest")
     hub = hub_of(request)
     user = await hub.db(hub.repo.create_user, name)
     set_session(request, response, user)
@@ -102,7 +102,7 @@ async def register(body: RegisterIn, request: Request, response: Response) -> di
     problem = password_problem(body.password, body.username)
     if problem is not None:
         raise ApiError(400, "bad_password", problem)
-    rate_limit(request, "register")
+    await rate_limit(request, "register")
     hub = hub_of(request)
     name = clean_name(body.name, default=body.username)
     hashed = await asyncio.to_thread(hash_password, body.password)  # before the name check: same cost
@@ -122,7 +122,7 @@ async def register(body: RegisterIn, request: Request, response: Response) -> di
 
 @router.post("/login")
 async def login(body: LoginIn, request: Request, response: Response) -> dict:
-    rate_limit(request, "login", f"name:{body.username.lower()}")
+    await rate_limit(request, "login", f"name:{body.username.lower()}")
     hub = hub_of(request)
     user = await hub.db(hub.repo.user_by_username, body.username)
     # One argon2 verify either way (a dummy one without an account): the answer time tells nothing.
@@ -139,7 +139,7 @@ async def change_password(body: PasswordIn, request: Request, response: Response
     user = await current_user(request)
     if user is None or user.username is None:
         raise ApiError(401, "login_needed", "log in with a registered account to change its password")
-    rate_limit(request, "password", f"uid:{user.id}")
+    await rate_limit(request, "password", f"uid:{user.id}")
     if not await asyncio.to_thread(verify_password, user.password_hash, body.password):
         raise ApiError(401, "bad_credentials", "the current password is wrong")
     problem = password_problem(body.new_password, user.username)
@@ -191,7 +191,7 @@ async def set_chat_mute(body: MuteIn, request: Request) -> dict:
     user = await _chat_user(request)
     if body.user_id == user.id:
         raise ApiError(400, "bad_mute", "you cannot mute yourself")
-    rate_limit(request, "mute", f"uid:{user.id}")
+    await rate_limit(request, "mute", f"uid:{user.id}")
     hub = hub_of(request)
     try:
         muted = await hub.db(hub.repo.set_chat_mute, user.id, body.user_id, body.muted)

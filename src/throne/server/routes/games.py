@@ -93,14 +93,14 @@ async def _table_limits(request: Request, table: NewTable) -> None:
     """The rate limit on table creation, the table itself, then the caps on open tables and games with bots:
     all before a visitor is made a guest, so a refused request leaves no guest behind."""
     user = await current_user(request)
-    rate_limit(request, "table", None if user is None else f"uid:{user.id}")
+    await rate_limit(request, "table", None if user is None else f"uid:{user.id}")
     hub_of(request).check_table(table, user)
     await caps_of(request).check_table(hub_of(request), user, table, client_ip(request))
 
 
 async def _replay_limit(request: Request) -> None:
     user = await current_user(request)
-    rate_limit(request, "replay", None if user is None else f"uid:{user.id}")
+    await rate_limit(request, "replay", None if user is None else f"uid:{user.id}")
 
 
 @router.post("/games", status_code=201)

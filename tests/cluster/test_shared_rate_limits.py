@@ -1,0 +1,123 @@
+"""Rate limits hold across nodes: the token buckets live in Redis, so a client whose requests a balancer
+spreads over the nodes gets what one node would give it. While Redis fails, each node counts alone."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import httpx
+import pytest
+import redis
+import redis.asyncio as aioredis
+
+from tests.cluster.nodes import Shared, ready_nodes
+from tests.cluster.redisd import RedisServer
+from throne.server.cluster.ratelimit import SharedRateLimiter, bucket_key
+from throne.server.errors import ApiError
+from throne.server.ratelimit import DEFAULT_LIMITS, Limit
+
+UNREACHABLE = "redis://127.0.0.1:9"
+LIMITS = {"login:ip": Limit(3, 6), "login:user": Limit(5, 60)}  # the address: 3 at once, then one per 10 s
+
+
+@pytest.fixture
+def redis_url(redis_server: RedisServer) -> str:
+    redis.Redis.from_url(redis_server.url).flushdb()
+    return redis_server.url
+
+
+async def _refusal(limiter: SharedRateLimiter, ip: str, user: str | None = None) -> ApiError:
+    with pytest.raises(ApiError) as refused:
+        await limiter.take("login", ip, user)
+    assert refused.value.status == 429 and refused.value.code == "rate_limited"
+    return refused.value
+
+
+def test_two_nodes_share_a_bucket(redis_url: str) -> None:
+    async def scenario() -> None:
+        clients = [aioredis.from_url(redis_url) for _ in range(2)]
+        try:
+            first, second = (SharedRateLimiter(c, LIMITS) for c in clients)
+            for limiter in (first, second, first):
+                await limiter.take("login", "10.0.0.1")
+            for limiter in (first, second):  # spent on both nodes, with the seconds until a refill
+                assert (await _refusal(limiter, "10.0.0.1")).headers == {"Retry-After": "10"}
+            await second.take("login", "10.0.0.2")  # another address has its own bucket
+            # a bucket left alone expires once it would be full again
+            assert 0 < await clients[0].pttl(bucket_key("login:ip", "ip:10.0.0.1")) <= 31_000
+        finally:
+            for c in clients:
+                await c.aclose()
+
+    asyncio.run(scenario())
+
+
+def test_a_refused_request_takes_nothing_from_its_other_buckets(redis_url: str) -> None:
+    async def scenario() -> None:
+        client = aioredis.from_url(redis_url)
+        try:
+            limiter = SharedRateLimiter(client, {"login:ip": Limit(1, 1), "login:user": Limit(3, 1)})
+            await limiter.take("login", "10.0.0.1", "name:ann")
+            for _ in range(5):
+                await _refusal(limiter, "10.0.0.1", "name:ann")
+            for n in range(2):  # the user's bucket lost only the one request that went through
+                await limiter.take("login", f"10.0.1.{n}", "name:ann")
+            await _refusal(limiter, "10.0.2.1", "name:ann")
+        finally:
+            await client.aclose()
+
+    asyncio.run(scenario())
+
+
+def test_a_bucket_refills_on_redis_clock(redis_url: str) -> None:
+    async def scenario() -> None:
+        client = aioredis.from_url(redis_url)
+        try:
+            limiter = SharedRateLimiter(client, {"login:ip": Limit(1, 600)})  # one per 0.1 s
+            await limiter.take("login", "10.0.0.1")
+            assert (await _refusal(limiter, "10.0.0.1")).headers == {"Retry-After": "1"}
+            await asyncio.sleep(0.15)
+            await limiter.take("login", "10.0.0.1")
+        finally:
+            await client.aclose()
+
+    asyncio.run(scenario())
+
+
+def test_without_redis_each_node_counts_alone() -> None:
+    async def scenario() -> None:
+        client = aioredis.from_url(UNREACHABLE, socket_connect_timeout=1)
+        try:
+            limiter = SharedRateLimiter(client, LIMITS)
+            for _ in range(3):
+                await limiter.take("login", "10.0.0.1")
+            await _refusal(limiter, "10.0.0.1")
+        finally:
+            await client.aclose()
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.postgres
+@pytest.mark.xdist_group("postgres")
+def test_logins_spread_over_nodes_meet_one_limit(shared: Shared, tmp_path: Path) -> None:
+    """Wrong logins for one name, alternating between two nodes: the name's limit (its burst) is the whole
+    cluster's, not each node's."""
+    burst = DEFAULT_LIMITS["login:user"].burst
+    env = {"THRONE_RATE_LIMITS": ""}  # the default limits
+    nodes = ready_nodes("r", 2, shared.database, shared.redis_url, tmp_path, 3.0, env)
+    clients = [httpx.Client(base_url=n.base, timeout=20) for n in nodes]
+    attempt = {"username": "Ann", "password": "not-her-password"}
+    try:
+        answers = [clients[n % 2].post("/api/accounts/login", json=attempt) for n in range(burst)]
+        assert [r.status_code for r in answers] == [401] * burst, [r.text for r in answers]
+        for client in clients:
+            refused = client.post("/api/accounts/login", json=attempt)
+            assert refused.status_code == 429, refused.text
+            assert refused.json()["error"]["code"] == "rate_limited" and "Retry-After" in refused.headers
+    finally:
+        for client in clients:
+            client.close()
+        for n in nodes:
+            n.stop()
