@@ -209,12 +209,13 @@ class Cluster:
             await self.hub.db(self.hub.repo.fence_game, game, token)
             await self.watch(game)
             await self._load_presence(game)  # sockets of the open table on other nodes get the first state
-        except RedisError as exc:
-            log.warning("game %s: no lease for the new game (redis: %s); another node claims it", game, exc)
-            self._spawn(self._give_up(game))
-            return False
-        except Exception:
-            log.exception("game %s: no lease for the new game; another node will claim it", game)
+        except Exception as exc:
+            if isinstance(exc, RedisError):  # Redis failing: its message says it all
+                log.warning(
+                    "game %s: no lease for the new game (redis: %s); another node will claim it", game, exc
+                )
+            else:
+                log.exception("game %s: no lease for the new game; another node will claim it", game)
             self._spawn(self._give_up(game))
             return False
         return True
