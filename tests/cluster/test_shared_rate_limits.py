@@ -4,7 +4,9 @@ spreads over the nodes gets what one node would give it. While Redis fails, each
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -34,69 +36,69 @@ async def _refusal(limiter: SharedRateLimiter, ip: str, user: str | None = None)
     return refused.value
 
 
-def test_two_nodes_share_a_bucket(redis_url: str) -> None:
-    async def scenario() -> None:
-        clients = [aioredis.from_url(redis_url) for _ in range(2)]
-        try:
-            first, second = (SharedRateLimiter(c, LIMITS) for c in clients)
-            for limiter in (first, second, first):
-                await limiter.take("login", "10.0.0.1")
-            for limiter in (first, second):  # spent on both nodes, with the seconds until a refill
-                assert (await _refusal(limiter, "10.0.0.1")).headers == {"Retry-After": "10"}
-            await second.take("login", "10.0.0.2")  # another address has its own bucket
-            # a bucket left alone expires once it would be full again
-            assert 0 < await clients[0].pttl(bucket_key("login:ip", "ip:10.0.0.1")) <= 31_000
-        finally:
-            for c in clients:
-                await c.aclose()
+Scenario = Callable[[list[Any]], Awaitable[None]]
 
-    asyncio.run(scenario())
+
+def _run(url: str, scenario: Scenario, clients: int = 1, **options: Any) -> None:
+    """Runs `scenario` with `clients` Redis clients of `url` (each a node's), closed afterwards."""
+
+    async def main() -> None:
+        opened = [aioredis.from_url(url, **options) for _ in range(clients)]
+        try:
+            await scenario(opened)
+        finally:
+            for client in opened:
+                await client.aclose()
+
+    asyncio.run(main())
+
+
+def test_two_nodes_share_a_bucket(redis_url: str) -> None:
+    async def scenario(clients: list[Any]) -> None:
+        first, second = (SharedRateLimiter(c, LIMITS) for c in clients)
+        for limiter in (first, second, first):
+            await limiter.take("login", "10.0.0.1")
+        for limiter in (first, second):  # spent on both nodes, with the seconds until a refill
+            assert (await _refusal(limiter, "10.0.0.1")).headers == {"Retry-After": "10"}
+        await second.take("login", "10.0.0.2")  # another address has its own bucket
+        # a bucket left alone expires once it would be full again
+        assert 0 < await clients[0].pttl(bucket_key("login:ip", "ip:10.0.0.1")) <= 31_000
+
+    _run(redis_url, scenario, clients=2)
 
 
 def test_a_refused_request_takes_nothing_from_its_other_buckets(redis_url: str) -> None:
-    async def scenario() -> None:
-        client = aioredis.from_url(redis_url)
-        try:
-            limiter = SharedRateLimiter(client, {"login:ip": Limit(1, 1), "login:user": Limit(3, 1)})
-            await limiter.take("login", "10.0.0.1", "name:ann")
-            for _ in range(5):
-                await _refusal(limiter, "10.0.0.1", "name:ann")
-            for n in range(2):  # the user's bucket lost only the one request that went through
-                await limiter.take("login", f"10.0.1.{n}", "name:ann")
-            await _refusal(limiter, "10.0.2.1", "name:ann")
-        finally:
-            await client.aclose()
+    async def scenario(clients: list[Any]) -> None:
+        limiter = SharedRateLimiter(clients[0], {"login:ip": Limit(1, 1), "login:user": Limit(3, 1)})
+        await limiter.take("login", "10.0.0.1", "name:ann")
+        for _ in range(5):
+            await _refusal(limiter, "10.0.0.1", "name:ann")
+        for n in range(2):  # the user's bucket lost only the one request that went through
+            await limiter.take("login", f"10.0.1.{n}", "name:ann")
+        await _refusal(limiter, "10.0.2.1", "name:ann")
 
-    asyncio.run(scenario())
+    _run(redis_url, scenario)
 
 
 def test_a_bucket_refills_on_redis_clock(redis_url: str) -> None:
-    async def scenario() -> None:
-        client = aioredis.from_url(redis_url)
-        try:
-            limiter = SharedRateLimiter(client, {"login:ip": Limit(1, 600)})  # one per 0.1 s
-            await limiter.take("login", "10.0.0.1")
-            assert (await _refusal(limiter, "10.0.0.1")).headers == {"Retry-After": "1"}
-            await asyncio.sleep(0.15)
-            await limiter.take("login", "10.0.0.1")
-        finally:
-            await client.aclose()
+    async def scenario(clients: list[Any]) -> None:
+        limiter = SharedRateLimiter(clients[0], {"login:ip": Limit(1, 600)})  # one per 0.1 s
+        await limiter.take("login", "10.0.0.1")
+        assert (await _refusal(limiter, "10.0.0.1")).headers == {"Retry-After": "1"}
+        await asyncio.sleep(0.15)
+        await limiter.take("login", "10.0.0.1")
 
-    asyncio.run(scenario())
+    _run(redis_url, scenario)
 
 
 def test_without_redis_each_node_counts_alone() -> None:
-    async def scenario() -> None:
-        client = aioredis.from_url(UNREACHABLE, socket_connect_timeout=1)
-        try:
-            limiter = SharedRateLimiter(client, LIMITS)
-            for _ in range(3):
-                await limiter.take("login", "10.0.0.1")
-            await _refusal(limiter, "10.0.0.1")
-        finally:
-            await client.aclose()
+    async def scenario(clients: list[Any]) -> None:
+        limiter = SharedRateLimiter(clients[0], LIMITS)
+        for _ in range(3):
+            await limiter.take("login", "10.0.0.1")
+        await _refusal(limiter, "10.0.0.1")
 
-    asyncio.run(scenario())
+    _run(UNREACHABLE, scenario, socket_connect_timeout=1)
 
 
 @pytest.mark.postgres
