@@ -104,7 +104,7 @@ def test_cancelled_async_request_kills_its_search() -> None:
 
     asyncrun.run(main())
     # the sleeping worker is killed, every other one is idle, and the pool answers
-    idle = {w.process.pid for pool in (worker._get_pool(), worker._get_async_pool()) for w in pool._idle}
+    idle = {w.process.pid for pool in worker._pools.values() for w in pool._idle}
     assert {p.pid for p in multiprocessing.active_children() if p.name == "throne-ai"} == idle
     move = asyncrun.run(ai.choose_move_async("tictactoe", TicTacToe(), 0, "random", seed=2, timeout=30))
     assert move in TicTacToe().legal_moves()

@@ -29,13 +29,18 @@ def _piece_move(state: dict[str, Any]) -> str:
     return next(m for m in state["legal_moves"] if not m.startswith("+"))
 
 
+def _opening(ws0: Any, ws1: Any) -> tuple[dict[int, dict[str, Any]], int, Any, Any]:
+    """Each seat's first state, the seat to play first, its socket and the other seat's socket."""
+    sockets = {0: ws0, 1: ws1}
+    states = {seat: read_until(ws, "state", 0)[0] for seat, ws in sockets.items()}
+    first = states[0]["to_play"]
+    return states, first, sockets[first], sockets[1 - first]
+
+
 def test_a_person_declines_then_accepts_a_takeback(client: TestClient, fake: FakeTime) -> None:
     game_id, tokens = table(client, None, rated=True)
     with two_seats(client, game_id, tokens) as (ws0, ws1):
-        sockets = {0: ws0, 1: ws1}
-        states = {seat: read_until(ws, "state", 0)[0] for seat, ws in sockets.items()}
-        first = states[0]["to_play"]
-        me, other = sockets[first], sockets[1 - first]
+        states, first, me, other = _opening(ws0, ws1)
         other.send_json({"type": "takeback_request"})
         assert read_until(other, "error")[0]["code"] == "nothing_to_take_back"
         me.send_json({"type": "undo"})
@@ -88,10 +93,7 @@ def test_no_takeback_past_a_market_refill(client: TestClient, fake: FakeTime) ->
 def test_undo_within_ones_own_turn(client: TestClient, fake: FakeTime) -> None:
     game_id, tokens = table(client, FISCHER)
     with two_seats(client, game_id, tokens) as (ws0, ws1):
-        sockets = {0: ws0, 1: ws1}
-        states = {seat: read_until(ws, "state", 0)[0] for seat, ws in sockets.items()}
-        first = states[0]["to_play"]
-        me, other = sockets[first], sockets[1 - first]
+        states, first, me, other = _opening(ws0, ws1)
         assert states[first]["offers"]["undo_allowed"]
         fake.ms += 5_000
         me.send_json({"type": "move", "move": _piece_move(states[first]), "ply": 0})
@@ -115,10 +117,7 @@ def test_an_undo_or_takeback_sent_again_with_its_ply_is_refused_stale(
     cluster) takes back one move, not two: the ply it was asked at is gone."""
     game_id, tokens = table(client, None)
     with two_seats(client, game_id, tokens) as (ws0, ws1):
-        sockets = {0: ws0, 1: ws1}
-        states = {seat: read_until(ws, "state", 0)[0] for seat, ws in sockets.items()}
-        first = states[0]["to_play"]
-        me, other = sockets[first], sockets[1 - first]
+        states, first, me, other = _opening(ws0, ws1)
         state = states[first]
         for ply in (0, 1):  # two decisions of the first turn, both mine
             me.send_json({"type": "move", "move": _piece_move(state), "ply": ply})

@@ -25,7 +25,7 @@ import time
 import traceback
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from throne.ai.base import Budget, check_turn
 from throne.ai.games import GameAdapter
@@ -335,9 +335,9 @@ async def _message(worker: _Worker) -> Any:
     return worker.conn.recv()
 
 
-_pool: WorkerPool | None = None
-_async_pool: AsyncWorkerPool | None = None
-_pool_lock = threading.Lock()
+P = TypeVar("P", bound=_Pool)
+_pools: dict[type[_Pool], _Pool] = {}  # this process's pools: at most one of each kind
+_pools_lock = threading.Lock()
 
 
 def _default_size() -> int:
@@ -353,30 +353,22 @@ def _warmup() -> tuple[str, ...]:
     return tuple(m for g in game_names() for m in game_adapter(g).warmup)
 
 
-def _get_pool() -> WorkerPool:
-    global _pool
-    with _pool_lock:
-        if _pool is None:
-            _pool = WorkerPool(_default_size(), _warmup())
-        return _pool
-
-
-def _get_async_pool() -> AsyncWorkerPool:
-    global _async_pool
-    with _pool_lock:
-        if _async_pool is None:
-            _async_pool = AsyncWorkerPool(_default_size(), _warmup())
-        return _async_pool
+def _shared(kind: type[P]) -> P:
+    """This process's pool of `kind` (the blocking calls' or the event loops'), started on first use."""
+    with _pools_lock:
+        pool = _pools.get(kind)
+        if pool is None:
+            pool = _pools[kind] = kind(_default_size(), _warmup())
+        return cast(P, pool)
 
 
 def shutdown() -> None:
-    """Stop the worker processes of both pools (a later request starts fresh ones)."""
-    global _pool, _async_pool
-    with _pool_lock:
-        pool, async_pool, _pool, _async_pool = _pool, _async_pool, None, None
-    for each in (pool, async_pool):
-        if each is not None:
-            each.shutdown()
+    """Stop the worker processes of every pool (a later request starts fresh ones)."""
+    with _pools_lock:
+        pools = list(_pools.values())
+        _pools.clear()
+    for pool in pools:
+        pool.shutdown()
 
 
 def _prepare(game: str, state: Any, seat: int, bot: str, seed: int, timeout: float) -> tuple[Job, list[str]]:
@@ -409,12 +401,12 @@ def choose_move(game: str, state: Any, seat: int, bot: str, *, seed: int, timeou
     fails or overruns is replaced by a random legal move (logged as a warning).
     """
     job, legal = _prepare(game, state, seat, bot, seed, timeout)
-    outcome = _get_pool().run(job, timeout)
+    outcome = _shared(WorkerPool).run(job, timeout)
     return _finish(outcome, legal, game, bot, seat, seed)
 
 
 async def choose_move_async(game: str, state: Any, seat: int, bot: str, *, seed: int, timeout: float) -> str:
     """`choose_move` for an event loop: waits without blocking it; cancelling the task kills the search."""
     job, legal = _prepare(game, state, seat, bot, seed, timeout)
-    outcome = await _get_async_pool().run(job, timeout)
+    outcome = await _shared(AsyncWorkerPool).run(job, timeout)
     return _finish(outcome, legal, game, bot, seat, seed)
