@@ -774,8 +774,8 @@ class Cluster:
                 raise _Moved
             seat = fields.get("seat")
             message = await hub.current_state(game, seat)
-            if message is not None:
-                message["events"] = match.events.since(None, match.ply, seat)
+            if message is not None:  # as that seat's view: a seat out of the game sees what spectators do
+                message["events"] = match.events.since(None, match.ply, message["seat"])
             if fields.get("listener"):  # that node listens from now on (before its presence note arrives)
                 self._remote.setdefault(game, {}).setdefault(fields["listener"], Presence())
                 self._alive.add(fields["listener"])
