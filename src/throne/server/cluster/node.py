@@ -111,6 +111,8 @@ class Cluster:
         self.leases = Leases(self.redis, self.node, lease_ttl)
         self.ttl = lease_ttl
         self.route_wait = 2 * lease_ttl + 3.0  # how long a routed request looks for an owner
+        # A node whose heartbeat is this old is gone for good: what it left in Redis is removed.
+        self.forget_after = 100 * lease_ttl
         self.reply_wait = 10.0  # how long it waits for the owner's answer once delivered
         self._pubsub = self.redis.pubsub()
         self._watched: set[int] = set()
@@ -120,6 +122,7 @@ class Cluster:
         self._alive: set[str] = set()
         self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._published: dict[int, int] = {}  # game -> the ply of its last state published to other nodes
+        self._announced: set[int] = set()  # the games whose presence hash holds this node's sockets
         self._outbox: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
         self._scan_now = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
@@ -170,6 +173,7 @@ class Cluster:
         with contextlib.suppress(Exception):
             if handed:
                 await self.redis.publish(ORPHANS, dumps({"from": self.node, "games": handed}))
+            await self._send([("presence", game, None) for game in self._announced])
             await self.redis.zrem(NODES, self.node)
         log.info("cluster node %s left; %d games handed over", self.node, len(handed))
         for task in [*self._tasks, *self._background]:
@@ -269,15 +273,18 @@ class Cluster:
                 if time.monotonic() - last_index > REINDEX_EVERY:
                     last_index = time.monotonic()
                     await self._reindex()
+                    await self._forget_dead()
                 if not self.stopping:
                     orphans = await self.leases.orphans()
                     random.shuffle(orphans)  # nodes scanning at once start on different games
                     for game in orphans:
-                        # Rebuilding many games takes a while: the leases held (the adopted ones too) are
-                        # renewed on time meanwhile.
+                        # Rebuilding many games takes a while: the leases held (the adopted ones too) and
+                        # the heartbeat are renewed on time meanwhile.
                         if time.monotonic() - renewed > self.ttl / 3:
                             await self._renew()
                             renewed = time.monotonic()
+                            if await self._heartbeat():
+                                last_index, rejoin = -REINDEX_EVERY, REJOIN_ROUNDS
                         await self._adopt(game)
                 if time.monotonic() - renewed > self.ttl / 3:
                     await self._renew()
@@ -299,18 +306,39 @@ class Cluster:
 
     async def _heartbeat(self) -> bool:
         """Marks this node alive and reads which nodes are; True when its entry was missing (Redis lost
-        its data since the last heartbeat)."""
+        its data since the last heartbeat).
+
+        A node counts as gone while its heartbeat is late, and its sockets with it; their presence is kept,
+        so a node whose heartbeat only lapsed (its keeper busy, Redis slow) counts again once it beats, and
+        the games' owners send it the current state it missed meanwhile."""
         now = int(time.time() * 1000)
         added = await self.redis.zadd(NODES, {self.node: now})
         alive = await self.redis.zrangebyscore(NODES, now - int(3000 * self.ttl), "+inf")
-        self._alive = {a.decode() if isinstance(a, bytes) else a for a in alive}
-        for game, nodes in list(self._remote.items()):
-            gone = [n for n in nodes if n not in self._alive]
-            for n in gone:
-                del nodes[n]
-            if gone:
-                self._presence_changed(game)
+        before, self._alive = self._alive, {_text(a) for a in alive}
+        changed = before ^ self._alive
+        for game, nodes in list(self._remote.items()) if changed else ():
+            if changed.isdisjoint(nodes):
+                continue
+            for node in nodes.keys() & (self._alive - before):
+                self._catch_up(game, node)
+            self._presence_changed(game)
         return bool(added)
+
+    async def _forget_dead(self) -> None:
+        """Removes what the nodes gone for good (no heartbeat for `forget_after` seconds) left in Redis: their
+        heartbeat entries and their sockets in every game's presence, which a crashed node never withdrew."""
+        cutoff = int((time.time() - self.forget_after) * 1000)
+        dead = [_text(node) for node in await self.redis.zrangebyscore(NODES, "-inf", cutoff)]
+        if not dead:
+            return
+        keys = [key async for key in self.redis.scan_iter(match=f"{PREFIX}p:*", count=1000)]
+        for start in range(0, len(keys), 1000):
+            pipe = self.redis.pipeline(transaction=False)
+            for key in keys[start : start + 1000]:
+                pipe.hdel(key, *dead)
+            await pipe.execute()
+        await self.redis.zrem(NODES, *dead)
+        log.info("cluster: forgot %d nodes gone for good: %s", len(dead), ", ".join(dead))
 
     def _announce_all(self) -> None:
         """Announces this node's sockets of every game again (and listens to their rooms): after Redis was
@@ -592,9 +620,11 @@ class Cluster:
             else:  # presence
                 _, game, mine = item
                 if mine is None:
+                    self._announced.discard(game)
                     pipe.hdel(presence_key(game), self.node)
                     note = {"t": "presence", "from": self.node, "p": None}
                 else:
+                    self._announced.add(game)
                     pipe.hset(presence_key(game), self.node, dumps(mine.to_json()))
                     note = {"t": "presence", "from": self.node, "p": mine.to_json()}
                 pipe.publish(room_channel(game), dumps(note))
@@ -699,14 +729,18 @@ class Cluster:
                 if note["channel"] in readable(note["status"], conn.seat is not None):
                     conn.send(note["msg"])
         elif kind == "presence":
-            self._alive.add(note["from"])  # it speaks: alive, even if it joined after the last heartbeat
+            # It speaks: alive, even if it joined after the last heartbeat. One counted gone until now (its
+            # heartbeat late, Redis restarted) may have missed states, as may new sockets: both catch up.
+            revived = note["from"] not in self._alive
+            self._alive.add(note["from"])
             nodes = self._remote.setdefault(game, {})
             before = nodes.get(note["from"])
             if note.get("p") is None:
                 nodes.pop(note["from"], None)
             else:
                 now = nodes[note["from"]] = Presence.from_json(note["p"])
-                if before is None or not (now.occupants <= before.occupants and now.seats <= before.seats):
+                known = before is not None and now.occupants <= before.occupants and now.seats <= before.seats
+                if revived or not known:
                     self._catch_up(game, note["from"])
             self._presence_changed(game)
 
