@@ -27,6 +27,14 @@ class Clock:
         return self.now
 
 
+@pytest.mark.parametrize(
+    ("burst", "per_minute"), [(2, 0), (2, -1), (2, float("inf")), (2, float("nan")), (0, 10)]
+)
+def test_a_limit_that_never_refills_or_lets_nothing_through_is_refused(burst: int, per_minute: float) -> None:
+    with pytest.raises(ValueError, match="a rate limit lets at least 1 request"):
+        Limit(burst, per_minute)
+
+
 def test_a_bucket_refuses_past_its_burst_and_refills_at_its_rate() -> None:
     clock = Clock()
     limiter = RateLimiter({"login:ip": Limit(3, 6)}, clock)  # 6 a minute: one every 10 s

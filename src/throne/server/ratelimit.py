@@ -23,6 +23,15 @@ class Limit:
     burst: int  # requests allowed at once
     per_minute: float  # sustained rate
 
+    def __post_init__(self) -> None:
+        # Both buckets divide by the rate (the wait until the next request): a bucket that never refills
+        # is no limit but a ban, which this is not for.
+        if self.burst < 1 or not 0 < self.per_minute < math.inf:
+            raise ValueError(
+                "a rate limit lets at least 1 request through at once and refills at a positive finite rate, "
+                f"not {self.burst} at once and {self.per_minute} a minute"
+            )
+
     @property
     def per_second(self) -> float:
         return self.per_minute / 60.0
