@@ -113,9 +113,9 @@ def test_a_read_only_database_costs_bounded_retries_and_the_server_recovers(
         for name in attempts:
             real = getattr(hub.repo, name)
 
-            def counted(*args: Any, _real=real, _name=name) -> Any:
+            def counted(*args: Any, _real=real, _name=name, **kwargs: Any) -> Any:
                 attempts[_name] += 1
-                return _real(*args)
+                return _real(*args, **kwargs)
 
             setattr(hub.repo, name, counted)
         gate = threading.Event()

@@ -104,6 +104,23 @@ def test_an_ending_or_a_takeback_by_an_owner_with_an_older_fencing_token_is_stal
     assert repo.get_game(game).status == "finished"
 
 
+def test_a_take_over_a_reclaim_or_a_clock_by_an_older_owner_is_stale(repo: Repo) -> None:
+    game = _live(repo)
+    assert repo.fence_game(game, 4) is True  # another node claimed the game
+    with pytest.raises(StalePly):
+        repo.takeover(game, 1, "easy", fence=3)
+    assert repo.get_game(game).seat(1).kind == "human"
+    assert repo.save_clock(game, 0, {"at": "old"}, fence=3) is False
+    assert repo.get_game(game).clock != {"at": "old"}
+    assert repo.takeover(game, 1, "easy", fence=4).seat(1).kind == "bot"
+    with pytest.raises(StalePly):
+        repo.reclaim(game, 1, fence=3)
+    assert repo.get_game(game).seat(1).kind == "bot"
+    assert repo.reclaim(game, 1, fence=4).seat(1).kind == "human"
+    assert repo.save_clock(game, 0, {"at": "new"}, fence=4) is True
+    assert repo.get_game(game).clock == {"at": "new"}
+
+
 def test_groups_of_every_size_share_a_few_compiled_statements(repo: Repo) -> None:
     """Groups of 1 to 17 moves are written with updates of 1, 2, 4, 8, 16 and 32 rows (the spare rows repeat
     the last move) and a one-row insert, and each group still stores exactly its own moves."""

@@ -196,7 +196,8 @@ class Match:
         ply, snapshot = self.ply, self.clock.snapshot(self.hub.now_ms())
         with contextlib.suppress(StoreUnavailable, MoveRefused):
             self.hub.fence(self.game_id)  # a node that lost the game's lease writes nothing for it
-            await self.hub.db(self.hub.repo.save_clock, self.game_id, ply, snapshot)
+            fence = self.hub.fence_token(self.game_id)
+            await self.hub.db(self.hub.repo.save_clock, self.game_id, ply, snapshot, fence)
 
     async def stop(self) -> None:
         with contextlib.suppress(Exception):  # a clean shutdown stores the clocks exactly
@@ -496,8 +497,9 @@ class Match:
             return
         self.hub.fence(self.game_id)
         try:
-            self.info = await self.hub.db(self.hub.repo.reclaim, self.game_id, seat)
-        except (StoreUnavailable, Conflict):
+            fence = self.hub.fence_token(self.game_id)
+            self.info = await self.hub.db(self.hub.repo.reclaim, self.game_id, seat, fence)
+        except (StoreUnavailable, Conflict):  # (StalePly among them: a newer owner has the game)
             self._returning.discard(seat)
             self._bot_ply = None
             return
@@ -511,9 +513,12 @@ class Match:
         bot = self.hub.settings.takeover_bot
         self.hub.fence(self.game_id)
         try:
-            self.info = await self.hub.db(self.hub.repo.takeover, self.game_id, seat, bot, reason)
+            fence = self.hub.fence_token(self.game_id)
+            self.info = await self.hub.db(self.hub.repo.takeover, self.game_id, seat, bot, reason, fence)
         except StoreUnavailable:
             raise MoveRefused("store_unavailable", "the game store is failing; try again shortly") from None
+        except StalePly:
+            raise MoveRefused("owner_moved", "the game moved to another server; send it again") from None
         self.away_since.pop(seat, None)
         log.info("game %s: seat %d %s; bot %r plays it to the end", self.game_id, seat, reason, bot)
         self.hub.broadcast_table(self.info)
@@ -799,7 +804,10 @@ class Match:
         bot = self.hub.settings.takeover_bot
         try:
             self.hub.fence(self.game_id)  # a lapsed lease waits: the keeper renews it or drops the game
-            self.info = await self.hub.db(self.hub.repo.takeover, self.game_id, seat, bot)
+            fence = self.hub.fence_token(self.game_id)
+            self.info = await self.hub.db(self.hub.repo.takeover, self.game_id, seat, bot, fence=fence)
+        except StalePly:  # a newer owner has the game: this node's keeper drops it
+            return
         except (StoreUnavailable, MoveRefused) as exc:
             delay = self.backoff.failed()
             self._takeover_at = time.monotonic() + delay  # _schedule re-arms the timer no sooner

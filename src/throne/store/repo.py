@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import delete, func, or_, select, text, update
+from sqlalchemy import ColumnElement, delete, func, or_, select, text, true, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -586,12 +586,13 @@ class Repo:
             )
             return bool(done.rowcount == 1)
 
-    def save_clock(self, game_id: int, ply: int, clock: dict[str, Any]) -> bool:
-        """A clock checkpoint of a live game at `ply`; False when the game moved on or ended meanwhile."""
+    def save_clock(self, game_id: int, ply: int, clock: dict[str, Any], fence: int | None = None) -> bool:
+        """A clock checkpoint of a live game at `ply`; False when the game moved on or ended meanwhile (or
+        `fence`, a cluster owner's token, is older than the game's)."""
         with self.db.sessions.begin() as s:
             done = s.execute(
                 update(Game)
-                .where(Game.id == game_id, Game.status == "live", Game.ply == ply)
+                .where(Game.id == game_id, Game.status == "live", Game.ply == ply, _fenced(fence))
                 .values(clock=clock)
             )
             return bool(done.rowcount == 1)
@@ -717,9 +718,13 @@ class Repo:
             ).all()
             return [(seat, move) for seat, move in rows]
 
-    def takeover(self, game_id: int, seat: int, bot: str, left: str = "abandoned") -> GameInfo:
-        """A bot plays a person's seat from now on; `left` says why (abandoned, resign, timeout)."""
+    def takeover(
+        self, game_id: int, seat: int, bot: str, left: str = "abandoned", fence: int | None = None
+    ) -> GameInfo:
+        """A bot plays a person's seat from now on; `left` says why (abandoned, resign, timeout). Raises
+        StalePly when `fence`, a cluster owner's token, is older than the game's."""
         with self.db.sessions.begin() as s:
+            _hold_fence(s, game_id, fence)
             row = s.scalar(select(Seat).where(Seat.game_id == game_id, Seat.seat == seat))
             if row is None or row.kind != "human":
                 raise Conflict(f"seat {seat} of game {game_id} is not a human seat")
@@ -727,9 +732,11 @@ class Repo:
             s.flush()
             return _info(s, s.get(Game, game_id))
 
-    def reclaim(self, game_id: int, seat: int) -> GameInfo:
-        """The player of a seat left by abandonment takes it back (`takeover` stays: the game had a bot)."""
+    def reclaim(self, game_id: int, seat: int, fence: int | None = None) -> GameInfo:
+        """The player of a seat left by abandonment takes it back (`takeover` stays: the game had a bot).
+        Raises StalePly when `fence`, a cluster owner's token, is older than the game's."""
         with self.db.sessions.begin() as s:
+            _hold_fence(s, game_id, fence)
             row = s.scalar(select(Seat).where(Seat.game_id == game_id, Seat.seat == seat))
             if row is None or row.kind != "bot" or row.left != "abandoned":
                 raise Conflict(f"seat {seat} of game {game_id} was not left by abandonment")
@@ -895,6 +902,23 @@ __all__ = [
     "reads",
     "save_rating",
 ]
+
+
+def _fenced(fence: int | None) -> ColumnElement[bool]:
+    """The condition that no newer owner than token `fence` claimed the game (always true for None)."""
+    if fence is None:
+        return true()
+    return or_(Game.fence.is_(None), Game.fence <= fence)
+
+
+def _hold_fence(s: Session, game_id: int, fence: int | None) -> None:
+    """Raises StalePly when a newer owner than token `fence` claimed the game; else locks the game's row
+    until the transaction ends. A claim stores its token before it reads the game, so that read comes after
+    this transaction's writes, or the token came first and this transaction is refused."""
+    if fence is not None:
+        done = s.execute(update(Game).where(Game.id == game_id, _fenced(fence)).values(fence=Game.fence))
+        if done.rowcount != 1:
+            raise StalePly(f"game {game_id} has an owner newer than token {fence}")
 
 
 def _move_live_game(
