@@ -1,7 +1,8 @@
 """A node's faults and slow moments change nothing they must not: a move being committed when the lease runs
 out is answered, a new game that could not be set up is handed to another node, a long adoption keeps the
 leases held, a node without the lease writes no seat take-over, a node restarted under its name withdraws
-the sockets its earlier process announced, and a malformed room note reseats nobody."""
+the sockets its earlier process announced, a malformed room note reseats nobody, and a move routed while the
+store fails is refused, not dropped with its socket."""
 
 from __future__ import annotations
 
@@ -279,3 +280,35 @@ def test_a_node_restarted_under_its_name_withdraws_old_sockets(client: TestClien
         hub.cluster = None
     assert entries == {b"n2": orjson.dumps(other)}  # the other node's sockets stay
     assert notes == [{"t": "presence", "from": "n1", "p": None}]  # the owner stops counting them at once
+
+
+def test_a_move_routed_while_the_store_fails_is_refused(client: TestClient) -> None:
+    """A game without an owner (between two owners) is looked up in the store; while the store fails, the
+    move is refused `store_unavailable` (the socket's message answered) instead of raising past the socket."""
+    hub = client.app.state.hub
+    game_id, _ = two_player_leaders(client)
+    cluster = hub.cluster = Cluster(hub, UNREACHABLE, node="n1")
+    db = hub.db
+
+    async def no_owner(_game: int) -> None:
+        return None
+
+    async def failing_db(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        raise StoreUnavailable("the database is read-only")
+
+    async def scenario() -> str:
+        await hub.matches.pop(game_id).halt()  # owned by nobody here
+        cluster.leases.owner = no_owner  # type: ignore[method-assign]
+        hub.db = failing_db
+        try:
+            await cluster.route(game_id, "move", seat=0, move="end", ply=0)
+        except MoveRefused as exc:
+            return exc.code
+        finally:
+            hub.db = db
+        return "played"
+
+    try:
+        assert client.portal.call(scenario) == "store_unavailable"
+    finally:
+        hub.cluster = None

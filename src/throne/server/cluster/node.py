@@ -39,7 +39,7 @@ from throne.server.conn import Conn, encode
 from throne.server.errors import ApiError
 from throne.server.games import kind_of, rebuild
 from throne.server.match import Match, MoveRefused
-from throne.store.repo import NotFound
+from throne.store.repo import NotFound, StoreUnavailable
 
 
 def dumps(obj: Any) -> bytes:
@@ -756,6 +756,8 @@ class Cluster:
             raise MoveRefused(
                 "owner_unavailable", "the servers cannot reach each other right now; try again shortly"
             ) from None
+        except StoreUnavailable:  # (the store read that tells an ownerless game's status)
+            raise MoveRefused("store_unavailable", "the game store is failing; try again shortly") from None
 
     async def _route(self, game: int, op: str, fields: dict[str, Any]) -> Any:
         end = time.monotonic() + self.route_wait
