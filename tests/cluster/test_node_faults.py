@@ -1,8 +1,8 @@
 """A node's faults and slow moments change nothing they must not: a move being committed when the lease runs
 out is answered, a new game that could not be set up is handed to another node, a long adoption keeps the
 leases held, a node without the lease writes no seat take-over, a node restarted under its name withdraws
-the sockets its earlier process announced, a malformed room note reseats nobody, and a move routed while the
-store fails is refused, not dropped with its socket."""
+the sockets its earlier process announced, a malformed room note reseats nobody, a move routed while the
+store fails is refused, not dropped with its socket, and an unreadable presence entry is left out alone."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from tests.cluster.redisd import RedisServer
 from tests.server.helpers import two_player_leaders
 from throne.server.app import create_app
 from throne.server.cluster.lease import Lease, Leases
-from throne.server.cluster.node import Cluster, Presence, presence_key, room_channel
+from throne.server.cluster.node import NODES, Cluster, Presence, presence_key, room_channel
 from throne.server.config import Settings
 from throne.server.match import MoveRefused
 from throne.store.repo import StoreUnavailable
@@ -312,3 +312,27 @@ def test_a_move_routed_while_the_store_fails_is_refused(client: TestClient) -> N
         assert client.portal.call(scenario) == "store_unavailable"
     finally:
         hub.cluster = None
+
+
+@pytest.mark.parametrize("bad", [b"not json", b"[1, 2]", b'{"o": 5}', b'{"n": "many"}'])
+def test_an_unreadable_presence_entry_is_left_out(client: TestClient, redis_url: str, bad: bytes) -> None:
+    """A presence entry another version of the server wrote, unreadable here, neither stops the claim of the
+    game (`_load_presence`) nor a lobby list (`peek_presence`): the readable entries still count."""
+    hub = client.app.state.hub
+    r = redis.Redis.from_url(redis_url)
+    r.hset(presence_key(5), mapping={"good": b'{"o": [1], "s": [0]}', "bad": bad})
+    r.zadd(NODES, {"good": int(time.time() * 1000), "bad": int(time.time() * 1000)})  # both alive
+    r.close()
+
+    async def scenario() -> tuple[list[Presence], list[Presence]]:
+        cluster = Cluster(hub, redis_url, node="n1")
+        await cluster._heartbeat()
+        await cluster.peek_presence([5])
+        peeked = cluster.remote_presence(5)
+        await cluster._load_presence(5)
+        loaded = cluster.remote_presence(5)
+        await cluster.redis.aclose()
+        return peeked, loaded
+
+    peeked, loaded = client.portal.call(scenario)
+    assert peeked == loaded == [Presence({1}, {0}, 0)]

@@ -92,6 +92,18 @@ def _text(raw: bytes | str) -> str:
     return raw.decode() if isinstance(raw, bytes) else raw
 
 
+def _presences(entries: dict[Any, Any]) -> dict[str, Presence]:
+    """A game's presence hash as read from Redis, by node; an entry that cannot be read (written by another
+    version of the server) is left out rather than stopping every node that reads the game."""
+    out = {}
+    for node, raw in entries.items():
+        try:
+            out[_text(node)] = Presence.from_json(loads(raw))
+        except (ValueError, TypeError, AttributeError):
+            log.warning("cluster: an unreadable presence entry of node %s left out", _text(node))
+    return out
+
+
 def _seat_key(seat: int | None) -> str:
     return SPECTATORS if seat is None else str(seat)
 
@@ -500,18 +512,13 @@ class Cluster:
             found = await pipe.execute()
         except Exception:
             return  # the flags show this node's sockets only
-        self._peeked = {
-            game: {_text(n): Presence.from_json(loads(v)) for n, v in entries.items()}
-            for game, entries in zip(unwatched, found, strict=True)
-        }
+        self._peeked = {game: _presences(entries) for game, entries in zip(unwatched, found, strict=True)}
 
     async def _load_presence(self, game: int) -> None:
-        entries = await self.redis.hgetall(presence_key(game))
-        nodes = self._remote.setdefault(game, {})
-        for node, raw in entries.items():
-            if _text(node) != self.node:
-                nodes[_text(node)] = Presence.from_json(loads(raw))
-                self._alive.add(_text(node))  # (a node that joined since the last heartbeat round)
+        entries = _presences(await self.redis.hgetall(presence_key(game)))
+        entries.pop(self.node, None)
+        self._remote.setdefault(game, {}).update(entries)
+        self._alive |= entries.keys()  # (nodes that joined since the last heartbeat round)
 
     def _catch_up(self, game: int, node: str) -> None:
         """Node `node` has new sockets of `game`. If this node owns the game, it sends that node the current
