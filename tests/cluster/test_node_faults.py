@@ -2,7 +2,8 @@
 out is answered, a new game that could not be set up is handed to another node, a long adoption keeps the
 leases held, a node without the lease writes no seat take-over, a node restarted under its name withdraws
 the sockets its earlier process announced, a malformed room note reseats nobody, a move routed while the
-store fails is refused, not dropped with its socket, and an unreadable presence entry is left out alone."""
+store fails is refused, not dropped with its socket, an unreadable presence entry is left out alone, and
+presence notes lost with their batch are sent again."""
 
 from __future__ import annotations
 
@@ -336,3 +337,41 @@ def test_an_unreadable_presence_entry_is_left_out(client: TestClient, redis_url:
 
     peeked, loaded = client.portal.call(scenario)
     assert peeked == loaded == [Presence({1}, {0}, 0)]
+
+
+def test_presence_notes_lost_with_their_batch_are_sent_again(client: TestClient, redis_url: str) -> None:
+    """A batch of notes that Redis failed to take (a timeout on the publisher's connection alone) is not
+    lost for good: the next round announces this node's sockets again, here withdrawing a game's last
+    socket, whose entry would otherwise count as a connected player for ever."""
+    hub = client.app.state.hub
+
+    async def scenario() -> dict[bytes, bytes]:
+        cluster = Cluster(hub, redis_url, lease_ttl=0.6, node="n1")
+        real = cluster.redis.pipeline
+        failures = []
+
+        def pipeline(*args: Any, **kwargs: Any) -> Any:  # a batch that withdraws presence fails once
+            pipe = real(*args, **kwargs)
+            execute = pipe.execute
+
+            async def flaky(*a: Any, **k: Any) -> Any:
+                if "HDEL" in str(pipe.command_stack) and not failures:
+                    failures.append(1)
+                    raise redis.exceptions.TimeoutError("Timeout reading from socket")
+                return await execute(*a, **k)
+
+            pipe.execute = flaky
+            return pipe
+
+        cluster.redis.pipeline = pipeline  # type: ignore[method-assign]
+        await cluster.start()
+        cluster._outbox.put_nowait(("presence", 5, Presence({1}, {0}, 0)))  # a socket of game 5 came
+        await asyncio.sleep(0.3)
+        cluster._outbox.put_nowait(("presence", 5, None))  # and went: that batch fails
+        await asyncio.sleep(1.5)  # a few of the keeper's rounds
+        entries = await cluster.redis.hgetall(presence_key(5))
+        assert failures == [1]
+        await cluster.stop()
+        return entries
+
+    assert client.portal.call(scenario) == {}

@@ -135,6 +135,7 @@ class Cluster:
         self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._published: dict[int, int] = {}  # game -> the ply of its last state published to other nodes
         self._announced: set[int] = set()  # the games whose presence hash holds this node's sockets
+        self._unpublished = False  # a batch of notes failed: the next round announces the sockets again
         self._outbox: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
         self._scan_now = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
@@ -270,6 +271,8 @@ class Cluster:
             try:
                 await self._renew()
                 renewed = time.monotonic()
+                if self._unpublished:  # presence notes were lost: this node's sockets are told again
+                    self._unpublished, rejoin = False, max(rejoin, 1)
                 if await self._heartbeat() or failed:
                     # Redis was away, or lost its data (this node's heartbeat entry was gone: a restart
                     # without persistence): its leases, orphan index and presence may be gone too. The
@@ -354,11 +357,11 @@ class Cluster:
 
     def _announce_all(self) -> None:
         """Announces this node's sockets of every game again (and listens to their rooms): after Redis was
-        away or lost its data, the presence hashes and notes of meanwhile are gone, and the owners answer
-        the news with the current state."""
-        for game, conns in list(self.hub.rooms.items()):
-            if conns:
-                self.conns_changed(game)
+        away or lost its data, or a batch of notes failed, the presence hashes and notes of meanwhile are
+        gone, and the owners answer the news with the current state."""
+        games = {game for game, conns in self.hub.rooms.items() if conns} | self._announced
+        for game in games:  # (those it has no socket of any more are withdrawn)
+            self.conns_changed(game)
 
     async def _reindex(self) -> None:
         with contextlib.suppress(Exception):
@@ -613,6 +616,7 @@ class Cluster:
             return
         pipe = self.redis.pipeline(transaction=False)
         fenced: list[int | None] = []
+        announced: dict[int, bool] = {}  # game -> whether its presence hash holds this node's sockets now
         for item in batch:
             if item[0] == "fenced":
                 _, game, channel, payload = item
@@ -626,12 +630,11 @@ class Cluster:
                 fenced.append(None)
             else:  # presence
                 _, game, mine = item
+                announced[game] = mine is not None
                 if mine is None:
-                    self._announced.discard(game)
                     pipe.hdel(presence_key(game), self.node)
                     note = {"t": "presence", "from": self.node, "p": None}
                 else:
-                    self._announced.add(game)
                     pipe.hset(presence_key(game), self.node, dumps(mine.to_json()))
                     note = {"t": "presence", "from": self.node, "p": mine.to_json()}
                 pipe.publish(room_channel(game), dumps(note))
@@ -642,7 +645,13 @@ class Cluster:
             raise
         except Exception:
             log.exception("cluster: %d messages not published", len(batch))
+            self._unpublished = True
             return
+        for game, holds in announced.items():
+            if holds:
+                self._announced.add(game)
+            else:
+                self._announced.discard(game)
         for game, result in zip(fenced, results, strict=False):
             if game is not None and result == -1:
                 log.warning("game %s: state not published: this node no longer holds the lease", game)
