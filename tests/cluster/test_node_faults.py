@@ -2,8 +2,9 @@
 out is answered, a new game that could not be set up is handed to another node, a long adoption keeps the
 leases held, a node without the lease writes no seat take-over, a node restarted under its name withdraws
 the sockets its earlier process announced, a malformed room note reseats nobody, a move routed while the
-store fails is refused, not dropped with its socket, an unreadable presence entry is left out alone, and
-presence notes lost with their batch are sent again."""
+store fails is refused, not dropped with its socket, an unreadable presence entry is left out alone,
+presence notes lost with their batch are sent again, a stale owner's seat take-over is refused by the store,
+and a node whose heartbeat was late counts again once it beats."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ from throne.server.match import MoveRefused
 from throne.store.repo import StoreUnavailable
 
 UNREACHABLE = "redis://127.0.0.1:9"  # for a Cluster whose Redis the test never uses
+LAPSE_TTL = 0.6  # the lease time of the heartbeat lapse test
 
 
 @pytest.fixture
@@ -123,9 +125,11 @@ def test_a_new_game_not_set_up_here_is_left_for_another_node(client: TestClient,
     assert running or token is not None, "the game's lease was kept: no node may run it"
 
 
-def test_adopting_slowly_keeps_the_leases_held(client: TestClient, redis_url: str) -> None:
+def test_adopting_slowly_keeps_the_leases_held_and_the_heartbeat(client: TestClient, redis_url: str) -> None:
+    """A keeper adopting 9 games at 0.4 s each renews its leases and its heartbeat meanwhile: it keeps its
+    own game, and the other nodes never count it dead (a heartbeat 3 lease times old)."""
     hub = client.app.state.hub
-    own, *orphans = (two_player_leaders(client)[0] for _ in range(6))
+    own, *orphans = (two_player_leaders(client)[0] for _ in range(10))
     db = hub.db
 
     async def slow_db(fn: Any, *args: Any, **kwargs: Any) -> Any:  # a loaded database: 200 ms a rebuild read
@@ -133,28 +137,31 @@ def test_adopting_slowly_keeps_the_leases_held(client: TestClient, redis_url: st
             await asyncio.sleep(0.2)
         return await db(fn, *args, **kwargs)
 
-    async def scenario() -> tuple[bool, list[int]]:
+    async def scenario() -> tuple[bool, float, list[int]]:
         for game in orphans:  # their owner died: nobody runs them
             await hub.matches.pop(game).halt()
         cluster = hub.cluster = Cluster(hub, redis_url, lease_ttl=1.0, node="n1")
         assert await cluster.claim_new(own)
         hub.db = slow_db
         await cluster.start()  # indexes the orphans; its keeper adopts them, 0.4 s each
-        kept = True
-        end = time.monotonic() + 4.0
+        kept, oldest_beat = True, 0.0
+        end = time.monotonic() + 5.0
         while time.monotonic() < end:
             kept = kept and own in hub.matches
+            beat = await cluster.redis.zscore(NODES, "n1")
+            oldest_beat = max(oldest_beat, time.time() - beat / 1000)
             await asyncio.sleep(0.05)
         hub.db = db
         running = sorted(hub.matches)
         await cluster.stop()
-        return kept, running
+        return kept, oldest_beat, running
 
     try:
-        kept, running = client.portal.call(scenario)
+        kept, oldest_beat, running = client.portal.call(scenario)
     finally:
         hub.cluster, hub.db = None, db
     assert kept, "the node lost its own game while it adopted others"
+    assert oldest_beat < 3.0, f"n1's heartbeat was {oldest_beat:.1f} s old while it adopted others"
     assert running == sorted([own, *orphans])
 
 
@@ -375,3 +382,88 @@ def test_presence_notes_lost_with_their_batch_are_sent_again(client: TestClient,
         return entries
 
     assert client.portal.call(scenario) == {}
+
+
+def test_a_stale_owners_take_over_is_refused_by_the_store(client: TestClient) -> None:
+    """A seat take-over written by an owner whose lease ran out while the write waited for the database is
+    refused by the store once a newer owner stored its token: the newer owner's reading of the seats stays."""
+    hub = client.app.state.hub
+    game_id, _ = two_player_leaders(client)  # unrated: an abandoned seat is handed to a bot
+    match = hub.matches[game_id]
+    _holding(client, game_id, time.monotonic() + 0.2)  # token 7, the lease nearly over
+    seat = match.state.to_play
+    db = hub.db
+
+    async def slow_db(fn: Any, *args: Any, **kwargs: Any) -> Any:  # the write waits in a busy writer queue
+        if fn == hub.repo.takeover:
+            await asyncio.sleep(1.0)
+        return await db(fn, *args, **kwargs)
+
+    async def scenario() -> tuple[str, bool]:
+        hub.db = slow_db
+        match.away_since[seat] = time.monotonic() - 60.0
+        work = asyncio.ensure_future(match._takeover(seat))  # hub.fence passes: the lease is still held
+        await asyncio.sleep(0.5)
+        # meanwhile the lease ran out and node n2 claimed the game with token 8 and read its seats
+        fenced = await db(hub.repo.fence_game, game_id, 8)
+        seats_read_by_n2 = (await db(hub.repo.get_game, game_id)).seat(seat).kind
+        assert seats_read_by_n2 == "human"
+        await work
+        hub.db = db
+        return (await db(hub.repo.get_game, game_id)).seat(seat).kind, fenced
+
+    try:
+        kind, fenced = client.portal.call(scenario)
+    finally:
+        hub.cluster, hub.db = None, db
+    assert fenced
+    assert kind == "human", "the old owner (token 7) wrote a take-over after token 8 was stored"
+
+
+
+def test_a_peer_whose_heartbeat_lapsed_once_is_seen_again(client: TestClient, redis_url: str) -> None:
+    hub = client.app.state.hub
+    game, _ = two_player_leaders(client)
+    match = hub.matches[game]
+    seat = match.info.seats[1]
+
+    async def scenario() -> dict[str, Any]:
+        cluster = hub.cluster = Cluster(hub, redis_url, lease_ttl=LAPSE_TTL, node="n1")
+        assert await cluster.claim_new(game)
+        await cluster.start()
+        r = aioredis.from_url(redis_url)
+        beating = True
+
+        async def beat() -> None:  # node n2's keeper: a heartbeat every LAPSE_TTL/3 while not busy
+            while True:
+                if beating:
+                    await r.zadd(NODES, {"n2": int(time.time() * 1000)})
+                await asyncio.sleep(LAPSE_TTL / 3)
+
+        beats = asyncio.create_task(beat())
+        await asyncio.sleep(0.3)
+        mine = {"o": [seat.id], "s": [seat.seat], "n": 0}  # n2 has seat 1's socket, for the whole test
+        await r.hset(presence_key(game), "n2", orjson.dumps(mine))
+        await r.publish(room_channel(game), orjson.dumps({"t": "presence", "from": "n2", "p": mine}))
+        await asyncio.sleep(0.5)
+        before = [p.to_json() for p in cluster.remote_presence(game)]
+        beating = False  # n2's keeper adopts a dead node's games for 4 lease times
+        await asyncio.sleep(4 * LAPSE_TTL)
+        beating = True
+        await asyncio.sleep(5 * LAPSE_TTL)  # n2 heartbeats again, its socket never went away
+        after = [p.to_json() for p in cluster.remote_presence(game)]
+        present = hub.present_seats(game)
+        away = match.away_since.get(seat.seat)
+        beats.cancel()
+        await r.aclose()
+        await cluster.stop()
+        return {"before": before, "after": after, "present": present, "away": away}
+
+    try:
+        out = client.portal.call(scenario)
+    finally:
+        hub.cluster = None
+    assert out["before"] == [{"o": [seat.id], "s": [seat.seat], "n": 0}]
+    assert out["after"] == out["before"], out
+    assert seat.seat in out["present"], out
+    assert out["away"] in (None, float("inf")), out  # no abandon clock runs: its socket never went away
