@@ -25,11 +25,11 @@ class Limit:
 
     def __post_init__(self) -> None:
         # Both buckets divide by the rate (the wait until the next request): a bucket that never refills
-        # is no limit but a ban, which this is not for.
-        if self.burst < 1 or not 0 < self.per_minute < math.inf:
+        # would answer an endless Retry-After.
+        if self.burst < 0 or not 0 < self.per_minute < math.inf:
             raise ValueError(
-                "a rate limit lets at least 1 request through at once and refills at a positive finite rate, "
-                f"not {self.burst} at once and {self.per_minute} a minute"
+                "a rate limit holds 0 or more requests and refills at a positive finite rate, "
+                f"not {self.burst} and {self.per_minute} a minute"
             )
 
     @property
