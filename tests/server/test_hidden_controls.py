@@ -1,7 +1,8 @@
 """Hidden Leaders table controls over real WebSockets, with a fake time: a rematch after everyone resigned,
 a rated leaver whose seat a bot finishes (ranked last, rating lost), takebacks that need the answer of
-every other person (a bot accepts in an unrated game), and the finished game's word to a person whose seat a
-bot played to the end (`left`: resign, timeout, abandoned), so that their page does not say they won."""
+every other person (a bot accepts in an unrated game), the finished game's word to a person whose seat a
+bot played to the end (`left`: resign, timeout, abandoned), so that their page does not say they won, and the
+replay of a live game, which shows a person who resigned what spectators see."""
 
 from __future__ import annotations
 
@@ -320,3 +321,38 @@ def test_a_person_away_whose_seat_a_bot_finished_is_told_so(client: TestClient, 
         hello(cem, tokens["cem"])
         state = next_of(cem, "state")
     assert state["status"] == "finished" and state["seat"] == seat_of["cem"] and state["left"] == "abandoned"
+
+
+def test_the_replay_of_a_live_game_shows_a_resigned_seat_what_spectators_see(
+    client: TestClient, fake: FakeTime
+) -> None:
+    """A person who resigned a live game (a bot plays the seat on) is a spectator on the socket and on /view;
+    the replay asked with the seat's token names no card of that seat either (the bot's draws and hand)."""
+    hub = client.app.state.hub
+    resigned_at: list[int] = []
+    after = 25  # plies the bots play after the resignation; then they wait, and the game stays live
+
+    async def choose(_game: str, state: Any, _seat: int, _bot: str, *, ply: int, **_kw: Any) -> str:
+        if resigned_at and ply >= resigned_at[0] + after:
+            await asyncio.sleep(3600)
+        return random.Random(ply).choice(state.legal_moves())
+
+    hub.chooser = choose
+    as_guest(client, "Solo")
+    r = client.post("/api/play-bot", json={"game": "hidden-leaders", "bot": "random", "players": 3})
+    assert r.status_code == 201, r.text
+    game_id, token = r.json()["game"]["id"], r.json()["token"]
+    client.cookies.clear()
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        hello(ws, token)
+        resigned_at.append(next_of(ws, "state", lambda m: m["your_turn"])["ply"])
+        ws.send_json({"type": "resign"})
+        next_of(ws, "state", lambda m: m["seat"] is None)
+        state_from(ws, resigned_at[0] + after)
+    seat_token = {"X-Seat-Token": token}
+    view = client.get(f"/api/games/{game_id}/view", headers=seat_token).json()
+    assert view["status"] == "live" and view["seat"] is None
+    theirs = client.get(f"/api/games/{game_id}/replay?views=false", headers=seat_token).json()["steps"]
+    public = client.get(f"/api/games/{game_id}/replay?views=false").json()["steps"]
+    assert len(theirs) == len(public) > resigned_at[0] + after
+    assert [step["events"] for step in theirs] == [step["events"] for step in public]

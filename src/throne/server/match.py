@@ -158,12 +158,8 @@ class Match:
         return self.clock.to_json(self.hub.now_ms())
 
     def seats_out(self) -> frozenset[int]:
-        """The seats whose person resigned or ran out of time while the game goes on: a bot plays each to the
-        end, and its person's connections are shown what spectators see (the bot's cards are no longer theirs
-        to see, or to pass on to another player). Once the game is over they see it as everyone does."""
-        if self.over:
-            return frozenset()
-        return frozenset(s.seat for s in self.info.seats if s.takeover and s.left in ("resign", "timeout"))
+        """The seats shown what spectators see (GameInfo.seats_out); none once the game is over."""
+        return frozenset() if self.over else self.info.seats_out()
 
     def offers(self) -> dict[str, Any]:
         """Pending offers, as the `state` message carries them."""

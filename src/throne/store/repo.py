@@ -152,6 +152,14 @@ class GameInfo:
                 return s
         return None
 
+    def seats_out(self) -> frozenset[int]:
+        """The seats whose person resigned or ran out of time while the game goes on: a bot plays each to the
+        end, and its person is shown what spectators see (the bot's cards are no longer theirs to see, or to
+        pass on to another player). Once the game is over they see it as everyone does."""
+        if self.status != "live":
+            return frozenset()
+        return frozenset(s.seat for s in self.seats if s.takeover and s.left in ("resign", "timeout"))
+
 
 def as_utc(ts: datetime | None) -> datetime | None:
     """SQLite hands back naive datetimes; every stored time is UTC."""

@@ -306,8 +306,11 @@ async def replay(
     kind = kind_of(info.game)
     moves = await hub.db(hub.repo.moves, game_id)
     finished = info.status == "finished"
-    # the events of a live game as the request's seat may see them (its own cards named), else public
+    # the events of a live game as the request's seat may see them (its own cards named), else public; a
+    # seat whose person resigned or ran out of time, played on by a bot, sees what spectators do
     viewer = None if finished else await _seat_for(request, game_id, required=False)
+    if viewer in info.seats_out():
+        viewer = None
 
     def step(state: Any, ply: int, seat: int | None, mv: str | None, before: Any = None) -> dict[str, Any]:
         events = []
