@@ -69,3 +69,36 @@ def test_a_game_without_the_hook_reveals_only_without_perfect_information() -> N
     assert leaders.reveals is not None and leaders.deciding is None
     state = leaders.new_state(1, 2, None)
     assert not leaders.decision_pending(state)
+
+
+MODULE_SETS = [("core",), ("core", "kickstarter", "queens"), ("core", "legends")]
+
+
+def _took_hidden(before: object, after: object) -> bool:
+    """A seat's party gained a card that was in another seat's hand or face down in another seat's party
+    (Curious Cat Lover's take, Hop Goblin, the Cartographer's swap): the seat now sees it."""
+    for s in range(after.players):
+        had = {card for card, _ in before.parties[s]}
+        for card, _ in after.parties[s]:
+            if card not in had and any(
+                p != s and (card in before.hands[p] or (card, False) in before.parties[p])
+                for p in range(before.players)
+            ):
+                return True
+    return False
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_hidden_leaders_a_random_pick_or_a_hidden_card_taken_is_a_boundary(seed: int) -> None:
+    """A move that drew randomness (the engine's draw counter grew: Gorgeous Gorgon's random bury, Curious
+    Cat Lover's random take) or put another seat's hidden card into the mover's party is never taken back:
+    undone, it would let the mover pick again knowing the outcome."""
+    spec = games.get("hidden-leaders")
+    rng = random.Random(seed)
+    options = {"modules": list(MODULE_SETS[seed % len(MODULE_SETS)])}
+    state = spec.new_state(f"{seed:032x}", rng.choice([3, 4, 5]), options)
+    while not state.is_over:
+        before, move = state.clone(), rng.choice(state.legal_moves())
+        state.play(move)
+        if state.draws > before.draws or _took_hidden(before, state):
+            assert spec.move_reveals(before, move, state), move

@@ -258,9 +258,9 @@ def events_for(before: State, move: str, after: State, viewers: Sequence[int | N
 
 def reveals(before: State, move: str, after: State) -> bool:
     """Whether ``move`` made a card known to a seat that did not know it (a card turned or played face up, a
-    look, a card taken into a hand) or drew randomness (a draw or refill from the Harbor, a reshuffle, Fate
-    cards): a takeback never goes back past it."""
-    if after.phase == "over":
+    look, a card taken into a hand or face down into a party) or drew randomness (a draw or refill from the
+    Harbor, a reshuffle, Fate cards, a random pick): a takeback never goes back past it."""
+    if after.phase == "over" or after.draws > before.draws:  # (a random pick: a bury, a card taken)
         return True
     old, new = locate(before), locate(after)
     for card, dst in new.items():
@@ -269,8 +269,8 @@ def reveals(before: State, move: str, after: State) -> bool:
             continue
         if (_public(dst) and not _public(src)) or src[0] == "harbor" or dst[0] == "harbor":
             return True
-        if dst[0] in ("hand", "pending") and dst[1] is not None and src[1] != dst[1]:
-            return True  # a seat now holds a card it did not hold
+        if dst[1] is not None and src[1] != dst[1] and (dst[0] in ("hand", "pending") or not _public(src)):
+            return True  # a seat now holds a card it did not hold: in its hand, or a hidden one in its party
     for seat in range(min(len(before.known), len(after.known))):
         for card, code in after.known[seat].items():
             held = old.get(card, ("", None, None))
