@@ -125,16 +125,19 @@ def test_a_new_game_not_set_up_here_is_left_for_another_node(client: TestClient,
     assert running or token is not None, "the game's lease was kept: no node may run it"
 
 
-def test_adopting_slowly_keeps_the_leases_held_and_the_heartbeat(client: TestClient, redis_url: str) -> None:
-    """A keeper adopting 9 games at 0.4 s each renews its leases and its heartbeat meanwhile: it keeps its
+def test_adopting_slowly_keeps_the_leases_held_and_the_heartbeat(
+    client: TestClient, redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A keeper adopting 18 games at 0.2 s each renews its leases and its heartbeat meanwhile: it keeps its
     own game, and the other nodes never count it dead (a heartbeat 3 lease times old)."""
     hub = client.app.state.hub
-    own, *orphans = (two_player_leaders(client)[0] for _ in range(10))
+    monkeypatch.setattr(hub.settings, "abandon_timeout", 3600.0)  # no bot ends a game of absent players
+    own, *orphans = (two_player_leaders(client)[0] for _ in range(19))
     db = hub.db
 
-    async def slow_db(fn: Any, *args: Any, **kwargs: Any) -> Any:  # a loaded database: 200 ms a rebuild read
+    async def slow_db(fn: Any, *args: Any, **kwargs: Any) -> Any:  # a loaded database: 100 ms a rebuild read
         if fn in (hub.repo.fence_game, hub.repo.moves):  # (bound methods compare equal)
-            await asyncio.sleep(0.2)
+            await asyncio.sleep(0.1)
         return await db(fn, *args, **kwargs)
 
     async def scenario() -> tuple[bool, float, list[int]]:
@@ -143,7 +146,7 @@ def test_adopting_slowly_keeps_the_leases_held_and_the_heartbeat(client: TestCli
         cluster = hub.cluster = Cluster(hub, redis_url, lease_ttl=1.0, node="n1")
         assert await cluster.claim_new(own)
         hub.db = slow_db
-        await cluster.start()  # indexes the orphans; its keeper adopts them, 0.4 s each
+        await cluster.start()  # indexes the orphans; its keeper adopts them, 0.2 s each (3.6 s in all)
         kept, oldest_beat = True, 0.0
         end = time.monotonic() + 5.0
         while time.monotonic() < end:
@@ -421,8 +424,11 @@ def test_a_stale_owners_take_over_is_refused_by_the_store(client: TestClient) ->
 
 
 
-def test_a_peer_whose_heartbeat_lapsed_once_is_seen_again(client: TestClient, redis_url: str) -> None:
+def test_a_peer_whose_heartbeat_lapsed_once_is_seen_again(
+    client: TestClient, redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     hub = client.app.state.hub
+    monkeypatch.setattr(hub.settings, "abandon_timeout", 3600.0)  # an away seat's clock would not run out
     game, _ = two_player_leaders(client)
     match = hub.matches[game]
     seat = match.info.seats[1]
