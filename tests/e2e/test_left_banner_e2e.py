@@ -188,7 +188,9 @@ def test_the_leaders_and_generic_result_lines(contexts: Contexts) -> None:
     }
 
 
-CONTROLS_LINE = """({ left }) => import('/static/js/controls.js').then(({ TableControls }) => {
+# (the catalogue loaded first: the page may not have loaded its own yet, and a line drawn before shows keys)
+CONTROLS_LINE = """({ left }) => import('/static/js/i18n.js').then(({ loadCatalog }) => loadCatalog())
+.then(() => import('/static/js/controls.js')).then(({ TableControls }) => {
   const controls = new TableControls({ send() {}, seatName: (s) => ["South", "North"][s] });
   controls.seat = 0;
   const result = { winner: 0, termination: "resign" };
