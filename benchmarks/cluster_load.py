@@ -23,9 +23,17 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import server_load  # noqa: E402
-from server_load import LOAD_ENV, Level, run_level, start_anchor, start_server  # noqa: E402
+from server_load import (  # noqa: E402
+    CLIENT_GC_THRESHOLD,
+    LOAD_ENV,
+    Level,
+    run_level,
+    start_anchor,
+    start_server,
+)
 
 from throne.server.cluster.local import LocalCluster, free_port  # noqa: E402
+from throne.server.run import tune_gc  # noqa: E402
 
 
 def _row(name: str, level: Level, r: dict[str, float], cpu_ms: float | None = None) -> str:
@@ -39,7 +47,7 @@ def _row(name: str, level: Level, r: dict[str, float], cpu_ms: float | None = No
 
 
 def _measure_cluster(
-    nodes: int, level: Level, seconds: float, warmup: float
+    nodes: int, level: Level, seconds: float, warmup: float, settle: float
 ) -> tuple[dict[str, float], float]:
     """One cluster of `nodes` nodes, measured through its balancer; returns the result and the nodes' CPU
     milliseconds per move (all nodes together)."""
@@ -52,7 +60,7 @@ def _measure_cluster(
         # run_level reads one process's CPU time over the measured window: here, all the nodes' together
         server_load.cpu_seconds = lambda pid: sum(original(p) for p in pids) if pid == -1 else original(pid)
         try:
-            r = asyncio.run(run_level(f"http://127.0.0.1:{cluster.port}", level, seconds, warmup, -1))
+            r = asyncio.run(run_level(f"http://127.0.0.1:{cluster.port}", level, seconds, warmup, -1, settle))
         finally:
             server_load.cpu_seconds = original
         return r, r["cpu_ms_per_move"]
@@ -67,7 +75,9 @@ def main() -> None:
     parser.add_argument("--nodes", default="1,2,3", help="comma-separated cluster sizes")
     parser.add_argument("--seconds", type=float, default=10.0, help="measured seconds per configuration")
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds played before measuring")
+    server_load.add_settle_option(parser)
     args = parser.parse_args()
+    tune_gc(CLIENT_GC_THRESHOLD)  # the clients collect garbage as in server_load.py
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # a stopped benchmark stops its clusters too
     levels = [Level("leaders", 2, args.games)] if args.games else []
     if args.hidden:
@@ -76,7 +86,7 @@ def main() -> None:
     for level in levels:
         anchor, base = start_anchor()
         try:
-            r = asyncio.run(run_level(base, level, args.seconds, args.warmup, anchor.pid))
+            r = asyncio.run(run_level(base, level, args.seconds, args.warmup, anchor.pid, args.settle))
             rows.append(_row("anchor (relay)", level, r))
             print(rows[-1], file=sys.stderr, flush=True)
         finally:
@@ -84,14 +94,14 @@ def main() -> None:
             anchor.wait(30)
         single, base = start_server(Path(tempfile.mkdtemp(prefix="throne-load-")))
         try:
-            r = asyncio.run(run_level(base, level, args.seconds, args.warmup, single.pid))
+            r = asyncio.run(run_level(base, level, args.seconds, args.warmup, single.pid, args.settle))
             rows.append(_row("throne serve (SQLite, no Redis)", level, r))
             print(rows[-1], file=sys.stderr, flush=True)
         finally:
             single.terminate()
             single.wait(30)
         for n in (int(x) for x in args.nodes.split(",") if x):
-            r, cpu = _measure_cluster(n, level, args.seconds, args.warmup)
+            r, cpu = _measure_cluster(n, level, args.seconds, args.warmup, args.settle)
             rows.append(_row(f"cluster: {n} node{'s' if n > 1 else ''} + HAProxy", level, r, cpu))
             print(rows[-1], file=sys.stderr, flush=True)
     print(

@@ -299,6 +299,16 @@ async def settled(stats: Stats, games: float, limit: float = SETTLE_MAX) -> floa
     return time.monotonic() - started
 
 
+def add_settle_option(parser: argparse.ArgumentParser) -> None:
+    """`--settle` (default 1): a level is measured once its tables replaced that many games on average."""
+    parser.add_argument(
+        "--settle",
+        type=float,
+        default=1.0,
+        help="games each table replaces on average before measuring (0: measure after --warmup)",
+    )
+
+
 async def run_level(
     base: str, level: Level, seconds: float, warmup: float, pid: int | None = None, settle: float = 0.0
 ) -> dict[str, float]:
@@ -378,12 +388,7 @@ def main() -> None:
     parser.add_argument("--bot", default="random", help="the server's bot in the --hidden-bots games")
     parser.add_argument("--seconds", type=float, default=20.0, help="measured seconds per level")
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds played before measuring")
-    parser.add_argument(
-        "--settle",
-        type=float,
-        default=1.0,
-        help="games each table replaces on average before measuring (0: measure after --warmup)",
-    )
+    add_settle_option(parser)
     parser.add_argument("--runs", type=int, default=1, help="repetitions of every level (medians reported)")
     parser.add_argument(
         "--clock",
