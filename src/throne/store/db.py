@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import math
+import os
 from importlib import resources
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 
@@ -35,13 +36,43 @@ def _sqlite_pragmas(busy_ms: int):
     return apply
 
 
+def _sqlite_file_guard(path: str) -> tuple:
+    """Listeners that fail a transaction (OSError: the store is unavailable) when the SQLite file its
+    connection opened is no longer at `path`: deleted, or replaced by another file (a data directory removed
+    or restored under a running server). Such a connection would go on writing into a file nobody will read
+    again, and every commit would be lost at the next start."""
+
+    def remember(_dbapi_conn, record) -> None:
+        st = os.stat(path)
+        record.info["file"] = (st.st_dev, st.st_ino)
+
+    def check(conn: Connection) -> None:
+        opened = conn.connection.info.get("file")
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            raise FileNotFoundError(f"the database file {path} is gone") from None
+        if opened is not None and (st.st_dev, st.st_ino) != opened:
+            raise FileNotFoundError(f"the database file {path} was replaced")
+
+    return remember, check
+
+
 def make_engine(url: str, busy_timeout: float = DEFAULT_BUSY_TIMEOUT) -> Engine:
     busy_ms = max(1, int(busy_timeout * 1000))
     if url.startswith("sqlite"):
         engine = create_engine(
-            url, connect_args={"check_same_thread": False, "timeout": busy_timeout}, pool_timeout=busy_timeout
+            url,
+            connect_args={"check_same_thread": False, "timeout": busy_timeout},
+            pool_timeout=busy_timeout,
+            hide_parameters=True,  # a failed statement's message must not carry password hashes or tokens
         )
         event.listen(engine, "connect", _sqlite_pragmas(busy_ms))
+        path = make_url(url).database
+        if path and path != ":memory:" and not path.startswith("file:"):
+            remember, check = _sqlite_file_guard(path)
+            event.listen(engine, "connect", remember)
+            event.listen(engine, "begin", check)
         return engine
     args: dict[str, object] = {}
     if url.startswith("postgresql"):
@@ -57,7 +88,13 @@ def make_engine(url: str, busy_timeout: float = DEFAULT_BUSY_TIMEOUT) -> Engine:
             "keepalives_count": 3,
         }
     return create_engine(
-        url, pool_pre_ping=True, pool_size=5, max_overflow=5, pool_timeout=busy_timeout, connect_args=args
+        url,
+        pool_pre_ping=True,
+        pool_size=5,
+        max_overflow=5,
+        pool_timeout=busy_timeout,
+        connect_args=args,
+        hide_parameters=True,
     )
 
 
