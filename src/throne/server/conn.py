@@ -82,7 +82,12 @@ class Conn:
         try:
             self._outbox.put_nowait(message)
         except asyncio.QueueFull:  # the client does not read: drop it, it will reconnect and resume
-            log.info("closing a connection to game %s that does not read its messages", self.game_id)
+            # logged with its game's id: the send may come from an HTTP request or another game's task
+            log.info(
+                "closing a connection to game %s that does not read its messages",
+                self.game_id,
+                extra={"game_id": self.game_id},
+            )
             self.close(1013)
 
     def send_text(self, text: str) -> None:

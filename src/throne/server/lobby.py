@@ -111,9 +111,10 @@ class Hub:
         # Set when nodes share the games (`throne serve --redis`): leases, routing and fan-out across nodes.
         self.cluster: Cluster | None = None
         self.bots_thinking = 0  # bot decisions asked for and not answered yet (the bot queue)
+        self.sockets_open = 0  # game sockets accepted and not yet closed, greeted or not
         self.metrics = Metrics(
             live_games=lambda: len(self.matches),
-            sockets=lambda: sum(len(room) for room in self.rooms.values()),
+            sockets=lambda: self.sockets_open,
             bot_queue=lambda: self.bots_thinking,
             commit_queue=lambda: self.commits.waiting,
         )

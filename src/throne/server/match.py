@@ -719,6 +719,11 @@ class Match:
             self._dirty = True
             return False
         changed = len(moves) != self.ply or info.status != self.info.status
+        if len(moves) > self.ply and self.hub.cluster is None:
+            # Committed by this process although its commit call failed (a store that answered too late):
+            # alone on its store, nobody else wrote them, so they are counted here. In a cluster another
+            # node may have written and counted them.
+            self.hub.metrics.moved(self.kind.name, None, len(moves) - self.ply)
         self.state, self.info, self.ply, self._dirty = state, info, len(moves), False
         self.clock = self._load_clock(info)
         self.takeback = None

@@ -56,13 +56,15 @@ class Metrics:
             commit_queue
         )
 
-    def moved(self, game: str, seconds: float) -> None:
-        """A move of `game` was committed and shown `seconds` after it reached its owner."""
+    def moved(self, game: str, seconds: float | None, count: int = 1) -> None:
+        """`count` moves of `game` were committed and shown, the last `seconds` after it reached its owner
+        (None: moves found committed when the log was read back, whose latency nobody timed)."""
         counter = self._moves_of.get(game)
         if counter is None:
             counter = self._moves_of[game] = self.moves.labels(game)
-        counter.inc()
-        self.move_seconds.observe(seconds)
+        counter.inc(count)
+        if seconds is not None:
+            self.move_seconds.observe(seconds)
 
     def committed(self, group: int, seconds: float) -> None:
         """One group commit of `group` moves took `seconds`."""

@@ -15,6 +15,7 @@ deadline while a call waited is stuck: it is killed, and the next call starts an
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import itertools
 import logging
 import pickle
@@ -194,7 +195,10 @@ class StoreChild:
             out.write(frame(self._config))  # the URL goes over the socket: no password in the process list
             await self._until_ready(reader, out)
             self._out = out
-            self._answers = asyncio.create_task(self._read_answers(reader), name="store-answers")
+            # A context of its own: started by some game's call, it must not log as that game.
+            self._answers = asyncio.get_running_loop().create_task(
+                self._read_answers(reader), name="store-answers", context=contextvars.Context()
+            )
             return out
 
     async def _until_ready(self, reader: asyncio.StreamReader, out: asyncio.StreamWriter) -> None:

@@ -297,7 +297,9 @@ class _Session:
 
 @router.websocket("/ws/games/{game_id}")
 async def game_socket(ws: WebSocket, game_id: int) -> None:
+    GAME_ID.set(game_id)  # the lines this socket logs name its game, the server's "accepted" line too
     caps: Caps = ws.app.state.caps
+    hub: Hub = ws.app.state.hub
     ip = ws.client.host if ws.client else None
     await ws.accept()
     if not caps.socket_opened(ip):
@@ -306,14 +308,15 @@ async def game_socket(ws: WebSocket, game_id: int) -> None:
             await ws.send_json(_error("too_many_sockets", f"at most {limit} game connections per address"))
             await ws.close(1013)  # try again later
         return
+    hub.sockets_open += 1
     try:
         await _serve(ws, game_id)
     finally:
+        hub.sockets_open -= 1
         caps.socket_closed(ip)
 
 
 async def _serve(ws: WebSocket, game_id: int) -> None:
-    GAME_ID.set(game_id)  # the lines this socket logs name its game
     hub: Hub = ws.app.state.hub
     session = _Session(hub, ws, game_id)  # the game is looked up at hello: unknown and hidden look alike
     settings = hub.settings
