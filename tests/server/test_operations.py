@@ -21,13 +21,16 @@ import pytest
 from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import event
+from sqlalchemy.exc import OperationalError
 
-from tests.server.helpers import as_guest, read_until, two_player_leaders
+from tests.server.helpers import as_guest, read_until, two_player_leaders, two_seats
+from tests.server.test_controls import table
 from throne.server import logs
 from throne.server.app import create_app
 from throne.server.config import Settings
 from throne.server.conn import OUTBOX, Conn
 from throne.server.lobby import READY_PROBE_INTERVAL
+from throne.store.repo import Repo
 
 
 def _scrape(client: TestClient) -> dict[str, float]:
@@ -285,3 +288,35 @@ def test_the_accepted_line_of_a_game_socket_carries_its_game_id(settings: Settin
     accepted = [line for line in _records(stream) if "/ws/games/7" in line["message"]]
     assert accepted, _records(stream)
     assert [line.get("game_id") for line in accepted] == [7] * len(accepted), accepted
+
+
+# ---- a store that fails one request ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "message",
+    [{"type": "rematch"}, {"type": "move", "move": "x", "ply": 1}],
+    ids=["rematch", "move"],
+)
+def test_a_socket_request_the_store_fails_is_refused_and_the_socket_lives_on(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch, message: dict[str, Any]
+) -> None:
+    """A request on a finished game's socket reads the game from the store; a store that fails then answers
+    `store_unavailable` (the request may be sent again) and the socket goes on answering."""
+    with TestClient(create_app(settings)) as client:
+        game_id, tokens = table(client, None)
+        with two_seats(client, game_id, tokens) as (ws0, _ws1):
+            read_until(ws0, "state")
+            ws0.send_json({"type": "resign"})
+            while read_until(ws0, "state")[0]["status"] != "finished":
+                pass
+
+            def locked(*_args: Any, **_kwargs: Any) -> None:
+                raise OperationalError("SELECT games", {}, Exception("database is locked"))
+
+            monkeypatch.setattr(Repo, "get_game", locked)
+            ws0.send_json(message)
+            assert read_until(ws0, "error")[0]["code"] == "store_unavailable"
+            monkeypatch.undo()
+            ws0.send_json({"type": "ping"})
+            assert read_until(ws0, "pong")

@@ -20,7 +20,7 @@ from throne.server.lobby import Hub, person_seat
 from throne.server.logs import GAME_ID
 from throne.server.match import MoveRefused
 from throne.server.sessions import COOKIE, token_hash
-from throne.store.repo import GameInfo, NotFound, StoreUnavailable
+from throne.store.repo import GameInfo, NotFound, StoreError, StoreUnavailable
 
 router = APIRouter()
 log = logging.getLogger(__name__)
@@ -248,7 +248,7 @@ class _Session:
                 ip = self.ws.client.host if self.ws.client else None
                 await self.ws.app.state.limiter.take("table", ip)
             await self.hub.table_control(self.game_id, self.conn.seat, kind, bool(accept), ply)
-        except (MoveRefused, ApiError) as exc:
+        except (MoveRefused, ApiError, StoreError) as exc:
             self.refuse(exc.code, exc.message, request=kind, **getattr(exc, "extra", {}))
 
     async def chat(self, msg: dict[str, Any]) -> None:
@@ -266,7 +266,7 @@ class _Session:
             if not self.hub.chat_limits.take(self.chat_as[0], ip, s.chat_rate_per_s, s.chat_burst):
                 raise MoveRefused("chat_rate_limited", "too many chat messages; wait a few seconds")
             await chat.post(self.hub, self.conn, self.chat_as[0], self.chat_as[1], text)
-        except (MoveRefused, ApiError) as exc:
+        except (MoveRefused, ApiError, StoreError) as exc:
             self.refuse(exc.code, exc.message, request="chat")
 
     async def move(self, msg: dict[str, Any]) -> None:
@@ -289,9 +289,7 @@ class _Session:
             return
         try:
             await self.hub.submit_move(self.game_id, self.conn.seat, move, ply)
-        except MoveRefused as exc:
-            self.refuse(exc.code, exc.message, move=move[:64])
-        except ApiError as exc:
+        except (MoveRefused, ApiError, StoreError) as exc:
             self.refuse(exc.code, exc.message, move=move[:64])
 
 
