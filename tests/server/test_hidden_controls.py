@@ -2,12 +2,14 @@
 a rated leaver whose seat a bot finishes (ranked last, rating lost), takebacks that need the answer of
 every other person (a bot accepts in an unrated game), the finished game's word to a person whose seat a
 bot played to the end (`left`: resign, timeout, abandoned), so that their page does not say they won, and the
-replay of a live game, which shows a person who resigned what spectators see."""
+replay of a live game, which shows a person who resigned what spectators see, and no flag timer spinning for
+a seat out of time."""
 
 from __future__ import annotations
 
 import asyncio
 import random
+import time
 from typing import Any
 
 import pytest
@@ -15,6 +17,7 @@ from fastapi.testclient import TestClient
 
 from tests.server.helpers import as_guest, hello
 from tests.server.test_controls import FISCHER, FakeTime, fake, poke
+from throne.server.match import Match
 
 __all__ = ["fake"]  # the fixture, shared with the controls tests
 PASSWORD = "correct horse 1"
@@ -356,3 +359,42 @@ def test_the_replay_of_a_live_game_shows_a_resigned_seat_what_spectators_see(
     public = client.get(f"/api/games/{game_id}/replay?views=false").json()["steps"]
     assert len(theirs) == len(public) > resigned_at[0] + after
     assert [step["events"] for step in theirs] == [step["events"] for step in public]
+
+
+def test_no_flag_timer_spins_while_a_bot_thinks_for_a_seat_out_of_time(
+    client: TestClient, fake: FakeTime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once a person's time ran out in a game of three, a bot plays the seat on and that seat's flag no
+    longer falls (its clock stays spent). While the bot thinks, no flag timer fires again and again for it
+    (a timer due at once, re-armed after each check: about a hundred checks a second)."""
+    hub = client.app.state.hub
+    as_guest(client, "Solo")
+    body = {"game": "hidden-leaders", "bot": "random", "players": 3, "time_control": FISCHER}
+    r = client.post("/api/play-bot", json=body)
+    assert r.status_code == 201, r.text
+    game_id, token, seat = r.json()["game"]["id"], r.json()["token"], r.json()["seat"]
+
+    async def choose(_game: str, state: Any, bot_seat: int, _bot: str, *, ply: int, **_kw: Any) -> str:
+        if bot_seat == seat:  # the bot in the person's place thinks for a long time
+            await asyncio.sleep(60)
+        return random.Random(ply).choice(state.legal_moves())
+
+    hub.chooser = choose
+    checks = 0
+    check_flag = Match._check_flag
+
+    async def counted(self: Match) -> bool:
+        nonlocal checks
+        checks += 1
+        return await check_flag(self)
+
+    monkeypatch.setattr(Match, "_check_flag", counted)
+    with client.websocket_connect(f"/ws/games/{game_id}") as mine:
+        hello(mine, token)
+        state = next_of(mine, "state", lambda m: m["your_turn"])
+        fake.ms += state["clocks"]["remaining_ms"][seat]  # the person's time runs out
+        poke(client, game_id)
+        next_of(mine, "state", lambda m: m["seat"] is None)  # the bot plays the seat now
+        before = checks
+        time.sleep(0.5)
+        assert checks - before <= 2, f"{checks - before} flag checks in 0.5 s while the bot thought"

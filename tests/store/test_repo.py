@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 import sqlalchemy as sa
 from alembic import command
@@ -12,6 +14,7 @@ from throne.store.db import alembic_config
 from throne.store.repo import (
     NotFound,
     NotOpen,
+    RematchMade,
     SeatSpec,
     SeatTaken,
     StalePly,
@@ -346,3 +349,19 @@ def test_the_readiness_probe_writes_a_page(repo: Repo, database: Database) -> No
         assert repo.probe_write() == 1
         with database.engine.connect() as other:
             assert other.exec_driver_sql("SELECT xmin::text FROM alembic_version").scalar() != row_version
+
+
+def test_a_rematch_is_made_once_with_its_record(repo: Repo) -> None:
+    """A rematch is created in one transaction with its record in `rematches`: the asks stay, the new game
+    is named, and a second making (another node at the same moment) is refused with the first one's id."""
+    game_id = _table(repo, players=2)
+    assert repo.ask_rematch(game_id, 0) == ([0], True, None)
+    assert repo.ask_rematch(game_id, 1) == ([0, 1], True, None)
+    first = _table(repo, players=2, rematch_of=game_id)
+    assert repo.rematch(game_id) == ([0, 1], first)
+    with pytest.raises(RematchMade) as made:
+        _table(repo, players=2, rematch_of=game_id)
+    assert made.value.new_game_id == first and made.value.code == "rematch_done"
+    again = pickle.loads(pickle.dumps(made.value))  # as it crosses from the store process
+    assert (type(again), again.new_game_id, again.message) == (RematchMade, first, made.value.message)
+    assert repo.ask_rematch(game_id, 0) == ([0, 1], False, first)

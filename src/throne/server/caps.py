@@ -128,26 +128,29 @@ class Caps:
 
     # ---- stale tables ------------------------------------------------------------------------------------
     async def sweep(self, hub: Hub, clock: float | None = None) -> int:
-        """Aborts the stale open tables now; returns how many. `clock`: monotonic seconds (tests)."""
+        """Aborts the stale open tables now and starts the full ones; returns how many were aborted.
+        `clock`: monotonic seconds (tests)."""
         now = utcnow()
         aborted = await hub.db(
             hub.repo.abort_stale_tables,
             now - timedelta(seconds=self.settings.empty_table_ttl),
             now - timedelta(seconds=self.settings.open_table_ttl),
         )
-        aborted += await self._creators_gone(hub, time.monotonic() if clock is None else clock)
+        tables = await hub.db(hub.repo.list_games, ["open"], None, 500, True)
+        aborted += await self._creators_gone(hub, tables, time.monotonic() if clock is None else clock)
         for info in aborted:
             self._forget(info.id)
             self._creator_away.pop(info.id, None)
             hub.broadcast_table(info)
         if aborted:
             log.info("aborted %d stale open tables", len(aborted))
+        gone = {info.id for info in aborted}
+        await hub.start_full_tables([info for info in tables if info.id not in gone])
         return len(aborted)
 
-    async def _creators_gone(self, hub: Hub, clock: float) -> list[GameInfo]:
-        """The open tables whose seated creator has had no connection to them for `creator_gone_ttl`
+    async def _creators_gone(self, hub: Hub, tables: list[GameInfo], clock: float) -> list[GameInfo]:
+        """The open `tables` whose seated creator has had no connection to them for `creator_gone_ttl`
         seconds (counted from the first sweep that found them away), aborted."""
-        tables = await hub.db(hub.repo.list_games, ["open"], None, 500, True)
         away: dict[int, float] = {}
         for info in tables:
             mine = [s.id for s in info.seats if s.kind == "human" and s.user_id == info.creator_id]

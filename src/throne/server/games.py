@@ -105,6 +105,18 @@ def rebuild(kind: GameKind, info: GameInfo, moves: Iterable[tuple[int, str]]) ->
     return kind.spec.replay(seed, info.players, info.options, list(moves), rng)
 
 
+def rebuild_with_last(kind: GameKind, info: GameInfo, moves: list[tuple[int, str]]) -> tuple[Any, Any | None]:
+    """`rebuild`, and the state before the last move (None: no move yet), so that a game resumed from its
+    log can describe its last move to the connections' first states as a live one does. The last move is
+    played on a copy, as the server plays every move."""
+    if not moves:
+        return rebuild(kind, info, moves), None
+    before = rebuild(kind, info, moves[:-1])
+    state = before.clone()
+    state.play(moves[-1][1])
+    return state, before
+
+
 def game_ids() -> tuple[str, ...]:
     return games.ids()
 

@@ -26,7 +26,15 @@ from throne.server.commit import GroupCommit
 from throne.server.config import Settings
 from throne.server.conn import Conn, encode
 from throne.server.errors import ApiError
-from throne.server.games import GameKind, OptionsError, bot_names, initial_state, kind_of, rebuild
+from throne.server.games import (
+    GameKind,
+    OptionsError,
+    bot_names,
+    initial_state,
+    kind_of,
+    rebuild,
+    rebuild_with_last,
+)
 from throne.server.match import Match, MoveRefused
 from throne.server.metrics import Metrics
 from throne.server.ratings_store import rating_hook
@@ -39,6 +47,7 @@ from throne.store.repo import (
     Conflict,
     GameInfo,
     NewMove,
+    RematchMade,
     Repo,
     SeatInfo,
     SeatSpec,
@@ -244,13 +253,14 @@ class Hub:
 
     # ---- life cycle ----------------------------------------------------------------------------------------
     async def resume(self) -> None:
-        """Rebuilds every live game from its seed and committed moves and restarts its owner."""
+        """Rebuilds every live game from its seed and committed moves and restarts its owner; starts the full
+        tables left open."""
         for game_id in await self.db(self.repo.games_with_status, "live"):
             try:
                 info = await self.db(self.repo.get_game, game_id)
                 moves = await self.db(self.repo.moves, game_id)
                 kind = kind_of(info.game)
-                state = await self.cpu(rebuild, kind, info, moves)
+                state, before = await self.cpu(rebuild_with_last, kind, info, moves)
             except Exception:
                 log.exception(
                     "game %s cannot be rebuilt from its move log; left as it is",
@@ -259,8 +269,11 @@ class Hub:
                 )
                 continue
             info.ply = len(moves)
-            self._start_match(info, kind, state)
+            match = self._start_match(info, kind, state)
+            if before is not None:
+                match.describe_last(before, *moves[-1])
             log.info("game %s resumed at ply %d", game_id, info.ply, extra={"game_id": game_id})
+        await self.start_full_tables(await self.db(self.repo.list_games, ["open"], None, 500, True))
 
     async def close(self) -> None:
         if self.cluster is not None:  # hands this node's games over before the sockets close
@@ -387,8 +400,7 @@ class Hub:
             seats=specs,
             clock=clock,
         )
-        info = await self.maybe_start(info)
-        return info, token, invite
+        return await self._start_soon(info), token, invite
 
     def check_join(self, info: GameInfo, user: User | None, seat: int | None) -> None:
         """Refuses a join that the table as read (`info`) already rules out (`user` None: a visitor not yet
@@ -409,17 +421,34 @@ class Hub:
             self.repo.join_seat, game_id, seat, user_id=user.id, name=user.name, token_hash=token_hash(token)
         )
         self.broadcast_table(info)
-        # The seat is committed: whatever happens to the start, the token must reach its owner.
+        return await self._start_soon(info), token, place
+
+    async def _start_soon(self, info: GameInfo) -> GameInfo:
+        """Starts a full table (`maybe_start`) whose seats are committed: whatever happens to the start, their
+        tokens must reach their owners, so a store failing now has the start retried in the background."""
         try:
-            info = await self.maybe_start(info)
+            return await self.maybe_start(info)
         except StoreUnavailable:
             log.warning(
                 "game %s: the table is full but could not start now; retrying",
-                game_id,
-                extra={"game_id": game_id},
+                info.id,
+                extra={"game_id": info.id},
             )
-            self._start_later(game_id)
-        return info, token, place
+            self._start_later(info.id)
+            return info
+
+    async def start_full_tables(self, tables: list[GameInfo]) -> None:
+        """Starts the open tables among `tables` whose seats are all taken: their start failed after the last
+        seat was committed and was not retried (the server stopped meanwhile, or its retries ran out). One
+        that cannot start now is left for the next sweep of open tables (`Caps.sweep`)."""
+        for info in tables:
+            if info.status != "open" or len(info.seats) < info.players:
+                continue
+            log.info("game %s: starting a full table left open", info.id, extra={"game_id": info.id})
+            try:
+                await self.maybe_start(info)
+            except StoreUnavailable:
+                log.warning("game %s: the full table cannot start now", info.id, extra={"game_id": info.id})
 
     def _start_later(self, game_id: int) -> None:
         """Starts a full table whose start failed (store trouble), with backoff, in the background."""
@@ -851,8 +880,10 @@ class Hub:
         self.matches.pop(match.game_id, None)
         if self.cluster is not None:
             await self.cluster.finished(match.game_id)
-        # what the match committed last: its finished status and result, its seats, its last ply
-        info = replace(match.info, ply=match.ply)
+        # what the match committed last: its finished status and result, its seats, its last ply, its clock
+        # stopped at the end (`info.clock` is the one read when the match started)
+        clock = match.clock.snapshot(self.now_ms()) if match.clock.timed else match.info.clock
+        info = replace(match.info, ply=match.ply, clock=clock)
         self._finished[match.game_id] = (info, match.state)
         self.broadcast_table(info)
 
@@ -877,17 +908,17 @@ class Hub:
         mine = info.seat(seat)
         if mine is None or not person_seat(mine):
             raise MoveRefused("not_your_seat", f"seat {seat} is played by a bot")
+        people = {s.seat for s in info.seats if person_seat(s)}
         if game_id not in self.rematched:
             asked, new_ask, made = await self.db(self.repo.ask_rematch, game_id, seat)
             if made is not None:
                 self._remember_rematch(game_id, made)
-            elif not new_ask:
+            elif not new_ask and not people <= set(asked):  # (everyone asked: made below, at last)
                 raise MoveRefused("rematch_pending", "you already asked for a rematch")
         if game_id in self.rematched:
             raise MoveRefused(
                 "rematch_done", "this game was already played again", new_game_id=self.rematched[game_id]
             )
-        people = {s.seat for s in info.seats if person_seat(s)}
         if not people <= set(asked):
             message = {"type": "rematch_pending", "game_id": game_id, "seats": asked}
             for conn in list(self.rooms.get(game_id, ())):
@@ -898,6 +929,9 @@ class Hub:
         self._remember_rematch(game_id, 0)  # before any await: a second ask meanwhile is refused
         try:
             new = await self._start_rematch(info, mine.user_id)
+        except RematchMade as made:  # by another node meanwhile
+            self._remember_rematch(game_id, made.new_game_id)
+            raise MoveRefused("rematch_done", made.message, new_game_id=made.new_game_id) from None
         except BaseException:
             self.rematched.pop(game_id, None)
             raise
@@ -937,8 +971,8 @@ class Hub:
             creator_id=creator_id,
             seats=specs,
             clock=clock,
+            rematch_of=game_id,
         )
-        await self.db(self.repo.rematched, game_id, new.id)
         new = await self.maybe_start(new, order=list(range(n)))
         per_seat: dict[int | None, dict[str, Any]] = {}
         for seat in (None, *range(n)):  # each seat's new token reaches that seat's sockets only

@@ -668,9 +668,13 @@ class Match:
         if self._flag_timer is not None:
             self._flag_timer.cancel()
             self._flag_timer = None
-        due = None if self.clock.running is None else self.clock.due_in(self.hub.now_ms())
-        if due is None or self.over:
+        running = self.clock.running
+        if running is None or self.over:
             return
+        seat = self.info.seat(running)
+        if seat is not None and seat.takeover:  # a bot plays it in its person's place: its flag does not fall
+            return
+        due = self.clock.due_in(self.hub.now_ms()) or 0
 
         async def fire() -> None:
             await asyncio.sleep(due / 1000 + 0.01)
@@ -693,6 +697,14 @@ class Match:
     def _mark_dirty(self) -> None:
         self._dirty = True
         self._reload_at = time.monotonic()  # the first read-back is immediate; later ones back off
+
+    def describe_last(self, before: Any, seat: int, move: str) -> None:
+        """The events of the move `seat` played from `before` to this position, for a game rebuilt from its
+        log (a resumed or adopted game): a connection's first state carries them, as in a game played here."""
+        try:
+            self.events.add(self.kind, self.ply, seat, before, move, self.state)
+        except Exception:  # a description that fails must not stop the game
+            log.exception("game %s: no events for move %d", self.game_id, self.ply)
 
     async def _reload(self) -> bool:
         """Rebuilds the state from what is committed (the database is the truth); False if that failed.

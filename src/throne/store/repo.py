@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import ColumnElement, delete, func, or_, select, text, true, update
+from sqlalchemy import ColumnElement, delete, func, insert, or_, select, text, true, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -77,6 +77,17 @@ class AlreadySeated(Conflict):
 
 class NotOpen(Conflict):
     code = "not_open"
+
+
+class RematchMade(Conflict):
+    """The finished game was already played again, as game `new_game_id`."""
+
+    code = "rematch_done"
+
+    def __init__(self, new_game_id: int) -> None:
+        super().__init__(f"this game was already played again as game {new_game_id}")
+        self.new_game_id = new_game_id
+        self.args = (new_game_id,)  # pickled across the store process, it is rebuilt from its id
 
 
 class StalePly(Conflict):
@@ -388,7 +399,11 @@ class Repo:
         creator_id: int | None,
         seats: Iterable[SeatSpec],
         clock: dict[str, Any] | None = None,
+        rematch_of: int | None = None,
     ) -> GameInfo:
+        """A new open table. With `rematch_of`, it is that finished game's rematch, recorded in the same
+        transaction (a crash leaves neither, and a rematch whose making failed can be made later); raises
+        RematchMade when one was made already."""
         specs = list(seats)
         for spec in specs:
             if not 0 <= spec.seat < players:
@@ -407,9 +422,19 @@ class Repo:
             "clock": clock,
         }
         with self.db.engine.begin() as c:
+            if rematch_of is not None:
+                made = c.execute(
+                    select(Rematch.new_game_id).where(Rematch.game_id == rematch_of).with_for_update()
+                ).scalar()
+                if made is not None:
+                    raise RematchMade(made)
             (game_id,) = c.execute(sql.INSERT_GAME, values).inserted_primary_key
             if specs:
                 c.execute(sql.INSERT_SEAT, [_seat_row(game_id, spec) for spec in specs])
+            if rematch_of is not None:
+                rematch = {"game_id": rematch_of, "new_game_id": game_id}
+                if not c.execute(update(Rematch).where(Rematch.game_id == rematch_of), rematch).rowcount:
+                    c.execute(insert(Rematch), {**rematch, "seats": []})
             return _info(c, _game_row(c, game_id))
 
     @reads
@@ -680,15 +705,6 @@ class Repo:
             row.seats = sorted([*row.seats, seat])
             s.flush()
             return list(row.seats), True, None
-
-    def rematched(self, game_id: int, new_game_id: int) -> None:
-        """Game `game_id` was played again as `new_game_id`."""
-        with self.db.sessions.begin() as s:
-            row = s.get(Rematch, game_id, with_for_update=True)
-            if row is None:
-                s.add(Rematch(game_id=game_id, seats=[], new_game_id=new_game_id))
-            else:
-                row.new_game_id = new_game_id
 
     @reads
     def rematch(self, game_id: int) -> tuple[list[int], int | None]:

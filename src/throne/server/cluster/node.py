@@ -37,7 +37,7 @@ from throne.server.chat import readable
 from throne.server.cluster.lease import PREFIX, PUBLISH_SCRIPT, Leases, lease_key
 from throne.server.conn import Conn, encode
 from throne.server.errors import ApiError
-from throne.server.games import kind_of, rebuild
+from throne.server.games import kind_of, rebuild_with_last
 from throne.server.match import Match, MoveRefused
 from throne.store.repo import NotFound, StoreUnavailable
 
@@ -404,7 +404,7 @@ class Cluster:
                 return
             moves = await hub.db(hub.repo.moves, game)
             kind = kind_of(info.game)
-            state = await hub.cpu(rebuild, kind, info, moves)
+            state, before = await hub.cpu(rebuild_with_last, kind, info, moves)
             info.ply = len(moves)
             await self.watch(game)
             await self._load_presence(game)
@@ -412,6 +412,8 @@ class Cluster:
                 await self.leases.release(game, done=False)
                 return
             match = hub._start_match(info, kind, state)
+            if before is not None:
+                match.describe_last(before, *moves[-1])
             self._published.pop(game, None)
             log.info("game %s claimed by node %s at ply %d", game, self.node, info.ply)
             hub.broadcast_state(match)  # sockets that reconnected meanwhile resume from here
