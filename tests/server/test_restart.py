@@ -38,6 +38,25 @@ def _finished(ws: Any) -> dict[str, Any]:
     return state
 
 
+def _forget_start_retries(client: TestClient) -> None:
+    """Cancels the background retries of failed starts, as a node that died takes them with it."""
+
+    async def forget() -> None:
+        for task in list(client.app.state.hub._background):
+            task.cancel()
+
+    client.portal.call(forget)
+
+
+def _sweep(client: TestClient) -> int:
+    """One sweep of the open tables (`Caps.sweep`); the tables it aborted."""
+
+    async def sweep() -> int:
+        return await client.app.state.caps.sweep(client.app.state.hub)
+
+    return client.portal.call(sweep)
+
+
 def _next_of(ws: Any, kinds: tuple[str, ...], limit: int = 50) -> dict[str, Any]:
     for _ in range(limit):
         msg = ws.receive_json()
@@ -181,23 +200,44 @@ def test_the_sweep_of_open_tables_starts_a_full_one(
     """A full table whose start failed and was not retried (another node's retries, lost with it) is started
     by the next sweep of open tables, on any node."""
     with TestClient(create_app(settings)) as client:
-        hub = client.app.state.hub
         as_guest(client, "Ann")
         game_id = client.post("/api/games", json={"game": "leaders", "players": 2}).json()["game"]["id"]
         monkeypatch.setattr(Repo, "start_game", _locked)
         as_guest(client, "Bob")
         assert client.post(f"/api/games/{game_id}/join", json={}).status_code == 200
-
-        async def forget_the_retries() -> None:
-            for task in list(hub._background):
-                task.cancel()
-
-        client.portal.call(forget_the_retries)
+        _forget_start_retries(client)
         monkeypatch.undo()
         assert client.get(f"/api/games/{game_id}").json()["game"]["status"] == "open"
-
-        async def sweep() -> int:
-            return await client.app.state.caps.sweep(hub)
-
-        assert client.portal.call(sweep) == 0  # nothing aborted
+        assert _sweep(client) == 0  # nothing aborted
         assert client.get(f"/api/games/{game_id}").json()["game"]["status"] == "live"
+
+
+def test_a_full_table_that_cannot_start_does_not_keep_the_others(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two full tables left open; starting the first fails unexpectedly (a bug, a table the engine cannot
+    set up). The sweep still starts the second, and ends normally."""
+    with TestClient(create_app(settings)) as client:
+        hub = client.app.state.hub
+        monkeypatch.setattr(Repo, "start_game", _locked)
+        games = []
+        for n in range(2):
+            as_guest(client, f"Ann{n}")
+            games.append(
+                client.post("/api/games", json={"game": "leaders", "players": 2}).json()["game"]["id"]
+            )
+            as_guest(client, f"Bob{n}")
+            assert client.post(f"/api/games/{games[-1]}/join", json={}).status_code == 200
+        _forget_start_retries(client)
+        monkeypatch.undo()
+        start = hub.maybe_start
+
+        async def broken_first(info: Any, order: Any = None) -> Any:
+            if info.id == games[0]:
+                raise RuntimeError("this table cannot be set up")
+            return await start(info, order)
+
+        monkeypatch.setattr(hub, "maybe_start", broken_first)
+        assert _sweep(client) == 0  # nothing aborted
+        statuses = [client.get(f"/api/games/{g}").json()["game"]["status"] for g in games]
+        assert statuses == ["open", "live"]

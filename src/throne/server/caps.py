@@ -17,7 +17,6 @@ Addresses are remembered in memory only (per process; a restart forgets them), n
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections import Counter, OrderedDict, defaultdict
@@ -166,8 +165,12 @@ class Caps:
         interval = max(1.0, min(60.0, s.empty_table_ttl / 4, s.creator_gone_ttl / 4))
         while True:
             await asyncio.sleep(interval)
-            with contextlib.suppress(StoreUnavailable):
+            try:
                 await self.sweep(hub)
+            except StoreUnavailable:
+                pass  # the next sweep tries again
+            except Exception:  # nor does anything else end the sweeping
+                log.exception("the sweep of open tables failed; the next one is in %.0f s", interval)
 
     # ---- sockets -------------------------------------------------------------------------------------------
     def socket_opened(self, ip: str | None) -> bool:

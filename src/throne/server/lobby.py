@@ -449,6 +449,8 @@ class Hub:
                 await self.maybe_start(info)
             except StoreUnavailable:
                 log.warning("game %s: the full table cannot start now", info.id, extra={"game_id": info.id})
+            except Exception:  # one table that cannot start must not keep the others (or the server) down
+                log.exception("game %s: the full table cannot start", info.id, extra={"game_id": info.id})
 
     def _start_later(self, game_id: int) -> None:
         """Starts a full table whose start failed (store trouble), with backoff, in the background."""
