@@ -113,3 +113,16 @@ def test_background_tasks_log_as_their_own_game_or_none(settings: Settings) -> N
         client.portal.call(play)
         during_play = {task: set(games) for task, games in seen.items()}  # (the shutdown checkpoints too)
     assert during_play == {"checkpoint": {game_id}, "group commit": {None}}
+
+
+@pytest.mark.parametrize("fmt", ["json", "text"])
+def test_an_invite_in_a_logged_address_is_blanked(fmt: str) -> None:
+    """uvicorn's access line carries the request's query string: a private table's invite is not logged."""
+    stream = io.StringIO()
+    logger = logging.Logger("uvicorn.access")
+    logger.addHandler(logs.handler(fmt, stream))
+    path = "/api/games/12/replay?start=0&invite=Secr3t-_x&views=false"
+    logger.info('%s - "%s %s HTTP/%s" %d', "127.0.0.1:5000", "GET", path, "1.1", 200)
+    line = stream.getvalue()
+    assert "Secr3t" not in line
+    assert "/api/games/12/replay?start=0&invite=…&views=false" in line

@@ -3,6 +3,8 @@
 A game's owner task, its bots and the sockets of its room run with `GAME_ID` set (a context variable that
 tasks inherit), so a record needs no id in its arguments to be found by game: the JSON formatter writes it as
 `"game_id"`, the text formatter as `game=N`. `record.game_id` (logging's `extra=`) wins over the context.
+The invites of private tables are blanked in the addresses logged (uvicorn's access lines carry each
+request's query string).
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import contextvars
 import logging
 import os
+import re
 from datetime import UTC, datetime
 from typing import IO, Any
 
@@ -17,6 +20,7 @@ import orjson
 
 GAME_ID: contextvars.ContextVar[int | None] = contextvars.ContextVar("throne_game_id", default=None)
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s%(game)s: %(message)s"
+INVITE = re.compile(r"(?<=[?&]invite=)[^&#\s\"]+")
 
 
 class GameFilter(logging.Filter):
@@ -28,6 +32,17 @@ class GameFilter(logging.Filter):
         if game is None:
             game = record.game_id = GAME_ID.get()
         record.game = "" if game is None else f" game={game}"
+        return True
+
+
+class InviteFilter(logging.Filter):
+    """Blanks private tables' invites in a record's string arguments: an invite lets whoever holds it watch
+    or join the table, and a log is read by more people than the table's."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        if isinstance(args, tuple) and any(isinstance(a, str) and "invite=" in a for a in args):
+            record.args = tuple(INVITE.sub("…", a) if isinstance(a, str) else a for a in args)
         return True
 
 
@@ -57,6 +72,7 @@ def handler(fmt: str | None = None, stream: IO[str] | None = None) -> logging.Ha
         raise ValueError(f"unknown log format {fmt!r}: text or json")
     out = logging.StreamHandler(stream)
     out.addFilter(GameFilter())
+    out.addFilter(InviteFilter())
     out.setFormatter(JsonFormatter() if fmt == "json" else logging.Formatter(TEXT_FORMAT))
     return out
 
