@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -9,6 +11,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from throne.server import logs
 from throne.server.config import Settings
 from throne.server.lobby import Hub
 from throne.store import Database, Repo
@@ -106,3 +109,19 @@ def seat_view(client: TestClient, game_id: int, token: str) -> dict[str, Any]:
     """The game's view as the seat of `token` sees it."""
     client.cookies.clear()
     return client.get(f"/api/games/{game_id}/view", headers={"X-Seat-Token": token}).json()
+
+
+@contextmanager
+def json_log_lines(logger_name: str, level: int = logging.DEBUG) -> Iterator[io.StringIO]:
+    """What the logger writes meanwhile, as `throne serve --log-format json` writes it."""
+    stream = io.StringIO()
+    handler = logs.handler("json", stream)
+    logger = logging.getLogger(logger_name)
+    old_level = logger.level
+    logger.addHandler(handler)
+    logger.setLevel(level)
+    try:
+        yield stream
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(old_level)

@@ -6,27 +6,21 @@ import asyncio
 import io
 import json
 import logging
+from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.server.helpers import as_guest, read_until, two_player_leaders
+from tests.server.helpers import as_guest, json_log_lines, read_until, two_player_leaders
 from throne.server import logs
 from throne.server.app import create_app
 from throne.server.config import Settings
 
 
 @pytest.fixture
-def captured() -> io.StringIO:
-    stream = io.StringIO()
-    handler = logs.handler("json", stream)
-    logger = logging.getLogger("throne.server")
-    old_level = logger.level
-    logger.addHandler(handler)
-    logger.setLevel(logging.DEBUG)
-    yield stream
-    logger.removeHandler(handler)
-    logger.setLevel(old_level)
+def captured() -> Iterator[io.StringIO]:
+    with json_log_lines("throne.server") as stream:
+        yield stream
 
 
 def test_a_played_move_logs_a_json_line_with_its_game_id(client: TestClient, captured: io.StringIO) -> None:

@@ -23,7 +23,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import event
 from sqlalchemy.exc import OperationalError
 
-from tests.server.helpers import as_guest, read_until, two_player_leaders, two_seats
+from tests.server.helpers import as_guest, json_log_lines, read_until, two_player_leaders, two_seats
 from tests.server.test_controls import table
 from throne.server import logs
 from throne.server.app import create_app
@@ -46,15 +46,8 @@ def _scrape(client: TestClient) -> dict[str, float]:
 @pytest.fixture
 def json_lines() -> Iterator[io.StringIO]:
     """The `throne` loggers' lines, as `throne serve --log-format json` writes them."""
-    stream = io.StringIO()
-    handler = logs.handler("json", stream)
-    logger = logging.getLogger("throne")
-    old_level = logger.level
-    logger.addHandler(handler)
-    logger.setLevel(logging.DEBUG)
-    yield stream
-    logger.removeHandler(handler)
-    logger.setLevel(old_level)
+    with json_log_lines("throne") as stream:
+        yield stream
 
 
 def _records(stream: io.StringIO) -> list[dict[str, Any]]:
@@ -259,32 +252,25 @@ def test_the_accepted_line_of_a_game_socket_carries_its_game_id(settings: Settin
 
     from tests.processes import free_port
 
-    stream = io.StringIO()
-    handler = logs.handler("json", stream)
-    logger = logging.getLogger("uvicorn.error")
-    old_level = logger.level
-    logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
     app = create_app(settings)
     port = free_port()
     server = uvicorn.Server(
         uvicorn.Config(app, host="127.0.0.1", port=port, ws="websockets-sansio", log_config=None)
     )
     thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
-        deadline = time.monotonic() + 15
-        while not server.started:
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.02)
-        with connect(f"ws://127.0.0.1:{port}/ws/games/7") as ws:
-            ws.send(json.dumps({"type": "ping"}))
-            assert json.loads(ws.recv())["type"] == "pong"
-    finally:
-        server.should_exit = True
-        thread.join(15)
-        logger.removeHandler(handler)
-        logger.setLevel(old_level)
+    with json_log_lines("uvicorn.error", logging.INFO) as stream:
+        thread.start()
+        try:
+            deadline = time.monotonic() + 15
+            while not server.started:
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.02)
+            with connect(f"ws://127.0.0.1:{port}/ws/games/7") as ws:
+                ws.send(json.dumps({"type": "ping"}))
+                assert json.loads(ws.recv())["type"] == "pong"
+        finally:
+            server.should_exit = True
+            thread.join(15)
     accepted = [line for line in _records(stream) if "/ws/games/7" in line["message"]]
     assert accepted, _records(stream)
     assert [line.get("game_id") for line in accepted] == [7] * len(accepted), accepted
