@@ -72,6 +72,11 @@ class ChatLimits:
         return all([b.take(now) for b in buckets])
 
 
+# Embeddings, overrides and isolates reorder the text after them (a message that reads otherwise than it is
+# written, "Trojan Source"); the marks that Persian needs (ZWNJ, RLM, LRM) stay allowed.
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u2028\u2029")
+
+
 def clean(text: Any) -> str:
     """The text to store, or MoveRefused `bad_chat` (not a string, empty, too long, control characters)."""
     if not isinstance(text, str):
@@ -79,8 +84,8 @@ def clean(text: Any) -> str:
     text = text.strip()
     if not text or len(text) > MAX_CHARS:
         raise MoveRefused("bad_chat", f"chat text has 1 to {MAX_CHARS} characters")
-    if any(unicodedata.category(c) in ("Cc", "Cs") for c in text):
-        raise MoveRefused("bad_chat", "chat text has no control characters")
+    if any(unicodedata.category(c) in ("Cc", "Cs") or c in BIDI_CONTROLS for c in text):
+        raise MoveRefused("bad_chat", "chat text has no control characters (nor bidirectional overrides)")
     return text
 
 

@@ -30,6 +30,7 @@ def serve(
     from throne.server import logs
     from throne.server.app import create_app
     from throne.server.slow_headers import header_deadline_protocol
+    from throne.server.socket_protocol import GameSocketProtocol
 
     logs.configure(log_level, log_format)
     # The database threads wait for the interpreter lock after every SQLite call; with the default 5 ms
@@ -52,8 +53,8 @@ def serve(
         # uvicorn's sans-I/O binding of the `websockets` library: a frame received is parsed in the socket's
         # callback and queued for the app, a frame sent is written at once; the older binding read every
         # message through stream reads and a task of its own per connection: 5–8% more of the server's CPU
-        # per move (docs/BENCHMARKS.md).
-        ws="websockets-sansio",
+        # per move (docs/BENCHMARKS.md). Ours cuts off a peer that stopped reading (`socket_protocol`).
+        ws=GameSocketProtocol,
     )
 
 

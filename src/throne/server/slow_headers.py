@@ -2,8 +2,10 @@
 headers, one byte now and then, would hold its connection for ever — "slowloris").
 
 The deadline starts when the connection opens and again after each response; a request whose head is not
-complete by then is answered `408` and the connection is closed. Bodies are bounded by BodyLimit; WebSocket
-connections leave this protocol at the upgrade and keep their own hello timeout.
+complete by then is answered `408` and the connection is closed. A head over 16 KiB is answered `431` (h11
+bounds only a head still incomplete: one that arrived in a single read was parsed whole, however long).
+Bodies are bounded by BodyLimit; WebSocket connections leave this protocol at the upgrade and keep their own
+hello timeout.
 """
 
 from __future__ import annotations
@@ -19,6 +21,10 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from throne.server.errors import error_body
 
 _BODY = json.dumps(error_body("header_timeout", "the request headers did not arrive in time")).encode()
+MAX_HEAD = 16 * 1024  # bytes of a request head (its line and headers)
+_TOO_LARGE = json.dumps(
+    error_body("headers_too_large", f"request heads are at most {MAX_HEAD} bytes")
+).encode()
 # How long a cut-off connection still takes (and drops) what its client sends before it is closed for good.
 LINGER = 2.0
 
@@ -49,8 +55,21 @@ class HeaderDeadlineH11(H11Protocol):
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
-        if not self._lingering:  # a cut-off client's late bytes are dropped
-            super().data_received(data)
+        if self._lingering:  # a cut-off client's late bytes are dropped
+            return
+        if self.conn.their_state is h11.IDLE and self._head_too_large(data):
+            self.logger.info("refusing a request head over %d bytes", MAX_HEAD)
+            self._refuse(431, _TOO_LARGE)
+            return
+        super().data_received(data)
+
+    def _head_too_large(self, data: bytes) -> bool:
+        """Whether the request head arriving (`data` after what h11 holds unparsed) is over MAX_HEAD."""
+        pending = self.conn.trailing_data[0]
+        if len(pending) + len(data) <= MAX_HEAD:
+            return False
+        head = (pending + data).find(b"\r\n\r\n", 0, MAX_HEAD + 1)
+        return head < 0 or head + 4 > MAX_HEAD
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
@@ -68,20 +87,25 @@ class HeaderDeadlineH11(H11Protocol):
         self.logger.info(
             "closing a connection whose request head did not arrive in %g s", self.header_timeout
         )
+        self._refuse(408, _BODY)
+
+    def _refuse(self, status: int, body: bytes) -> None:
+        """Answers `status` with the JSON `body` (when no answer was begun) and closes the connection."""
+        self._disarm()
         if self.conn.our_state is h11.IDLE:
             with contextlib.suppress(h11.LocalProtocolError):
                 self.transport.write(
                     self.conn.send(
                         h11.Response(
-                            status_code=408,
+                            status_code=status,
                             headers=[
                                 (b"content-type", b"application/json"),
-                                (b"content-length", str(len(_BODY)).encode()),
+                                (b"content-length", str(len(body)).encode()),
                                 (b"connection", b"close"),
                             ],
                         )
                     )
-                    + self.conn.send(h11.Data(data=_BODY))
+                    + self.conn.send(h11.Data(data=body))
                     + self.conn.send(h11.EndOfMessage())
                 )
         self._hang_up()

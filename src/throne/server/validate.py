@@ -7,6 +7,7 @@ anything; it is refused with a precise 4xx before it reaches the database or an 
 from __future__ import annotations
 
 import json
+import re
 from typing import Annotated, Any
 
 from fastapi import Path
@@ -34,9 +35,36 @@ def _parse_int(literal: str) -> int:
 _DECODER = json.JSONDecoder(parse_int=_parse_int)  # one for every message: json.loads(text, **kw) builds one
 
 
+class LoneSurrogate(ValueError):
+    """A JSON string escape names half of a surrogate pair (`"\\ud800"`): valid JSON, but no Unicode text,
+    so nothing could encode it again (not an answer quoting it, not a hash of it)."""
+
+
 def loads(text: str) -> Any:
-    """json.loads whose integers are never huge to build: an over-long literal becomes OUT_OF_RANGE."""
-    return _DECODER.decode(text)
+    """json.loads whose integers are never huge to build (an over-long literal becomes OUT_OF_RANGE) and whose
+    strings are all Unicode text (else LoneSurrogate)."""
+    value = _DECODER.decode(text)
+    if "\\u" in text and _has_lone_surrogate(value):  # only an escape can make one
+        raise LoneSurrogate("a string escape names a lone surrogate")
+    return value
+
+
+def _has_lone_surrogate(value: Any) -> bool:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if _SURROGATE.search(item):
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def first_bad_int(value: Any, depth: int = 0) -> int | None:

@@ -87,6 +87,9 @@ class _Session:
     async def handle(self, text: str) -> None:
         try:
             msg = validate.loads(text)
+        except validate.LoneSurrogate:
+            self.refuse("bad_message", "a string escape names a lone surrogate: strings are Unicode text")
+            return
         except (ValueError, RecursionError):
             self.refuse("bad_json", "the message is not valid JSON")
             return
