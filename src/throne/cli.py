@@ -423,7 +423,16 @@ def db_upgrade(
     from throne.server import run
 
     url = run.db_upgrade(run.make_settings(database, data_dir))
-    typer.echo(f"database at head: {url.split('@')[-1]}")
+    typer.echo(f"database at head: {shown_url(url)}")
+
+
+def shown_url(url: str) -> str:
+    """A database URL fit to print: no user, password or query (a password may travel in either)."""
+    from sqlalchemy import URL, make_url
+
+    full = make_url(url)
+    bare = URL.create(full.drivername, host=full.host, port=full.port, database=full.database)
+    return bare.render_as_string()
 
 
 def _backend_needs(backend: str, command: str) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 import sqlalchemy as sa
 from typer.testing import CliRunner
 
-from throne.cli import app
+from throne.cli import app, shown_url
 
 
 def test_db_upgrade_creates_the_schema_in_the_data_dir(tmp_path: Path) -> None:
@@ -23,3 +23,8 @@ def test_db_upgrade_creates_the_schema_in_the_data_dir(tmp_path: Path) -> None:
         engine.dispose()
     again = CliRunner().invoke(app, ["db", "upgrade", "--data-dir", str(tmp_path)])
     assert again.exit_code == 0
+
+
+def test_a_database_url_is_printed_without_its_credentials() -> None:
+    url = "postgresql+psycopg://bob:s3cret@db.example:5432/throne?password=s3cret&sslmode=require"
+    assert shown_url(url) == "postgresql+psycopg://db.example:5432/throne"

@@ -121,6 +121,7 @@ class Match:
         }
         self.clock = self._load_clock(info)
         self._flag_timer: asyncio.Task[None] | None = None
+        self._flag_retry_at = 0.0  # a fallen flag whose end could not be stored is tried again from then
         self._checkpoints: asyncio.Task[None] | None = None
         self.ended: dict[str, Any] | None = None  # a result the engine did not reach (timeout, resign, draw)
         self.draw_offer: int | None = None  # the seat offering a draw, until answered or a move is played
@@ -451,8 +452,18 @@ class Match:
         info = None if seat is None else self.info.seat(seat)
         if seat is None or info is None or info.takeover:
             return False
+        if time.monotonic() < self._flag_retry_at:  # its end could not be stored a moment ago
+            return True
         log.info("game %s: seat %d ran out of time", self.game_id, seat)
-        await self._lose(seat, "timeout")
+        try:
+            await self._lose(seat, "timeout")
+        except MoveRefused as exc:
+            if exc.code != "store_unavailable":
+                raise
+            # tried again after a growing delay (the flag timer waits for it), not at once and for ever
+            self._flag_retry_at = time.monotonic() + self.backoff.failed()
+            raise
+        self._flag_retry_at = 0.0
         return True
 
     async def _lose(self, seat: int, termination: str) -> None:
@@ -674,7 +685,7 @@ class Match:
         seat = self.info.seat(running)
         if seat is not None and seat.takeover:  # a bot plays it in its person's place: its flag does not fall
             return
-        due = self.clock.due_in(self.hub.now_ms()) or 0
+        due = max(self.clock.due_in(self.hub.now_ms()) or 0, (self._flag_retry_at - time.monotonic()) * 1000)
 
         async def fire() -> None:
             await asyncio.sleep(due / 1000 + 0.01)

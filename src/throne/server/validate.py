@@ -1,7 +1,8 @@
 """Integer bounds for everything that arrives from outside: ids, plies, seats, offsets and option values.
 
-Every integer the store keeps is a signed 64-bit column, so a number outside [-2^63, 2^63) can never name
-anything; it is refused with a precise 4xx before it reaches the database or an engine.
+Every integer the store keeps fits a signed 64-bit column, and its ids a 32-bit one (PostgreSQL's `integer`
+keys), so a number outside those ranges can never name anything; it is refused with a precise 4xx before it
+reaches the database or an engine.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ INT63_MIN = -(2**63)
 _DIGITS_MAX = 20  # any longer decimal literal is out of range; it is never converted (CPython caps at 4300)
 OUT_OF_RANGE = 2**64  # what an over-long literal parses to: out of range, cheap, and refused downstream
 
-GameId = Annotated[int, Path(ge=1, le=INT63_MAX, description="a game id")]
-UserId = Annotated[int, Path(ge=1, le=INT63_MAX, description="a user id")]
+ID_MAX = 2**31 - 1  # ids are 32-bit keys on PostgreSQL (SQLite's are 64-bit): no id is larger
+GameId = Annotated[int, Path(ge=1, le=ID_MAX, description="a game id")]
+UserId = Annotated[int, Path(ge=1, le=ID_MAX, description="a user id")]
 Ply = Annotated[int, Field(ge=0, le=INT63_MAX)]
 SeatNo = Annotated[int, Field(ge=0, le=INT63_MAX)]
 

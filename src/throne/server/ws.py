@@ -141,7 +141,7 @@ class _Session:
         hub = self.hub
         seat = None
         try:
-            if not 1 <= self.game_id <= validate.INT63_MAX:
+            if not 1 <= self.game_id <= validate.ID_MAX:
                 raise NotFound(f"no game {self.game_id}")
             match = hub.matches.get(self.game_id)
             if not token or len(token) > 128:

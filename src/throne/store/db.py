@@ -10,6 +10,8 @@ from pathlib import Path
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Connection, Engine, create_engine, event, make_url
+from sqlalchemy.engine import ExceptionContext
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 
@@ -87,7 +89,7 @@ def make_engine(url: str, busy_timeout: float = DEFAULT_BUSY_TIMEOUT) -> Engine:
             "keepalives_interval": 3,
             "keepalives_count": 3,
         }
-    return create_engine(
+    engine = create_engine(
         url,
         pool_pre_ping=True,
         pool_size=5,
@@ -96,6 +98,24 @@ def make_engine(url: str, busy_timeout: float = DEFAULT_BUSY_TIMEOUT) -> Engine:
         connect_args=args,
         hide_parameters=True,
     )
+    if url.startswith("postgresql"):
+        event.listen(engine, "handle_error", _unavailable_as_operational)
+    return engine
+
+
+# SQLSTATEs of a PostgreSQL that cannot take the work now, which psycopg raises as other errors than
+# OperationalError: a read-only transaction (a standby after a failover, a database set read-only), and the
+# classes of insufficient resources (53: disk full, out of memory), operator intervention (57) and system
+# errors (58). They fail one request as the store being unavailable (503, /api/ready 503), not as a bug.
+UNAVAILABLE_STATES = ("25006", "53", "57", "58")
+
+
+def _unavailable_as_operational(context: ExceptionContext) -> BaseException | None:
+    orig = context.original_exception
+    state = getattr(orig, "sqlstate", None) or ""
+    if isinstance(context.sqlalchemy_exception, OperationalError) or not state.startswith(UNAVAILABLE_STATES):
+        return None
+    return OperationalError(context.statement, context.parameters, orig, hide_parameters=True)
 
 
 def alembic_config(url: str) -> Config:

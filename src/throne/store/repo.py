@@ -173,10 +173,11 @@ class GameInfo:
 
 
 def as_utc(ts: datetime | None) -> datetime | None:
-    """SQLite hands back naive datetimes; every stored time is UTC."""
+    """Every stored time is UTC: SQLite hands back naive datetimes, PostgreSQL aware ones in its session's
+    time zone (its server's, by default)."""
     if ts is None:
         return None
-    return ts if ts.tzinfo else ts.replace(tzinfo=UTC)
+    return ts.astimezone(UTC) if ts.tzinfo else ts.replace(tzinfo=UTC)
 
 
 def _info(session: Session | Connection, game: Any) -> GameInfo:
