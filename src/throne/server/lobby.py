@@ -954,11 +954,10 @@ class Hub:
             place = (s.seat + 1) % n
             if person_seat(s):
                 tokens[s.seat] = new_token()
-                specs.append(
-                    SeatSpec(place, "human", s.name, user_id=s.user_id, token_hash=token_hash(tokens[s.seat]))
-                )
+                hashed = token_hash(tokens[s.seat])
+                specs.append(SeatSpec(place, "human", s.name, s.user_id, token_hash=hashed, side=place))
             else:
-                specs.append(SeatSpec(place, "bot", s.name, bot=s.bot))
+                specs.append(SeatSpec(place, "bot", s.name, bot=s.bot, side=place))
         clock = None
         if info.clock is not None:
             clock = Clock.new(TimeControl.parse(info.clock["control"]), n).snapshot(0)
@@ -975,7 +974,9 @@ class Hub:
             clock=clock,
             rematch_of=game_id,
         )
-        new = await self.maybe_start(new, order=list(range(n)))
+        # Whoever starts it (here, or a sweep on any node), each place plays its own engine seat (`side`), and
+        # the new tokens go out even when the start must wait for the store.
+        new = await self._start_soon(new)
         per_seat: dict[int | None, dict[str, Any]] = {}
         for seat in (None, *range(n)):  # each seat's new token reaches that seat's sockets only
             message: dict[str, Any] = {"type": "rematch", "game_id": game_id, "new_game_id": new.id}

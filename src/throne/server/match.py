@@ -22,7 +22,7 @@ from throne.server.events import EventLog
 from throne.server.games import GameKind
 from throne.server.logs import GAME_ID
 from throne.server.resilience import Backoff
-from throne.store.repo import Conflict, GameInfo, NewMove, StalePly, StoreUnavailable
+from throne.store.repo import Conflict, GameInfo, NewMove, SeatInfo, StalePly, StoreUnavailable
 
 if TYPE_CHECKING:
     from throne.server.lobby import Hub
@@ -248,6 +248,8 @@ class Match:
         now = time.monotonic()
         if self._takeover_at > now:
             self._takeover_at = now + jitter
+        if self._flag_retry_at > now:
+            self._flag_retry_at = now + jitter
         if self._dirty:
             self._reload_at = now + jitter
         if self._retry is not None and not self._retry.done() and self._retry_item is not None:
@@ -450,7 +452,7 @@ class Match:
             return False
         seat = self.clock.flagged(self.hub.now_ms())
         info = None if seat is None else self.info.seat(seat)
-        if seat is None or info is None or info.takeover:
+        if seat is None or info is None or _bot_in_place(info):
             return False
         if time.monotonic() < self._flag_retry_at:  # its end could not be stored a moment ago
             return True
@@ -458,10 +460,9 @@ class Match:
         try:
             await self._lose(seat, "timeout")
         except MoveRefused as exc:
-            if exc.code != "store_unavailable":
-                raise
-            # tried again after a growing delay (the flag timer waits for it), not at once and for ever
-            self._flag_retry_at = time.monotonic() + self.backoff.failed()
+            if exc.code in ("store_unavailable", "owner_moved"):
+                # tried again after a growing delay (the flag timer waits for it), not at once and for ever
+                self._flag_retry_at = time.monotonic() + self.backoff.failed()
             raise
         self._flag_retry_at = 0.0
         return True
@@ -682,8 +683,7 @@ class Match:
         running = self.clock.running
         if running is None or self.over:
             return
-        seat = self.info.seat(running)
-        if seat is not None and seat.takeover:  # a bot plays it in its person's place: its flag does not fall
+        if _bot_in_place(self.info.seat(running)):  # its flag does not fall
             return
         due = max(self.clock.due_in(self.hub.now_ms()) or 0, (self._flag_retry_at - time.monotonic()) * 1000)
 
@@ -854,3 +854,9 @@ class Match:
 
 
 BotChooser = Callable[..., Awaitable[str]]
+
+
+def _bot_in_place(seat: SeatInfo | None) -> bool:
+    """A seat a bot plays in its person's place (resigned, out of time, away): its flag does not fall. A
+    person who took the seat back plays it again, on the clock."""
+    return seat is not None and seat.takeover and seat.kind == "bot"

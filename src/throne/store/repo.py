@@ -695,7 +695,14 @@ class Repo:
     # ---- rematches and chat mutes --------------------------------------------------------------------------
     def ask_rematch(self, game_id: int, seat: int) -> tuple[list[int], bool, int | None]:
         """`seat` asks to play finished game `game_id` again: (the seats that asked so far, whether this ask
-        is new, the rematch already made or None)."""
+        is new, the rematch already made or None). The first two asks at once (two nodes) both insert the
+        row: the one that loses the insert reads it again, locked."""
+        try:
+            return self._ask_rematch(game_id, seat)
+        except IntegrityError:
+            return self._ask_rematch(game_id, seat)
+
+    def _ask_rematch(self, game_id: int, seat: int) -> tuple[list[int], bool, int | None]:
         with self.db.sessions.begin() as s:
             row = s.get(Rematch, game_id, with_for_update=True)
             if row is None:
