@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import json
 import os
 import socket
 import threading
@@ -210,3 +211,35 @@ def test_request_heads_over_16_kib_are_refused(served: _Served) -> None:
         assert answer.split(b"\r\n")[0].split()[1] == expected, answer[:200]
         if expected == b"431":
             assert b'"headers_too_large"' in answer
+
+
+def test_a_socket_closed_for_its_refusals_hears_its_close_code(tmp_path: Path) -> None:
+    """The 100th refusal closes a socket with code 1008 (docs/server-api.md), and a real client hears that
+    code: the socket's task waits for its close frame to go out (it returned first, and the server dropped
+    the connection without one)."""
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    with (
+        _Served(Settings(data_dir=tmp_path, secret_key="k")) as served,
+        connect(f"ws://127.0.0.1:{served.port}/ws/games/1") as ws,
+    ):
+        for _ in range(100):
+            ws.send('{"type": "x"}')
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                ws.recv(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+
+
+def test_messages_larger_than_a_parsed_piece_and_many_in_one_read_all_arrive(served: _Served) -> None:
+    """A read is parsed a piece at a time (`socket_protocol.PIECE`): a message longer than a piece, and many
+    messages in one write, each still get their answer, in order."""
+    from websockets.sync.client import connect
+
+    with connect(f"ws://127.0.0.1:{served.port}/ws/games/1") as ws:
+        ws.send(json.dumps({"type": "ping", "pad": "x" * 12_000}))
+        assert json.loads(ws.recv(timeout=10))["type"] == "pong"
+        ws.socket.sendall(b"".join(_frame('{"type":"ping"}') for _ in range(500)))
+        answers = [json.loads(ws.recv(timeout=10))["type"] for _ in range(500)]
+        assert answers == ["pong"] * 500

@@ -71,6 +71,7 @@ class Conn:
         self._outbox: asyncio.Queue[dict[str, Any] | str | _Started | None] = asyncio.Queue(OUTBOX)
         self._writing = False  # the writer is in the middle of a send
         self._writer = asyncio.create_task(self._write())
+        self._closing: asyncio.Task[None] | None = None  # the close (`close`, `end`) under way
 
     def send(self, message: dict[str, Any] | str) -> None:
         """Sends a message (a dict, or JSON text already encoded: `send_text`) after the ones before it."""
@@ -133,7 +134,7 @@ class Conn:
             with contextlib.suppress(Exception):
                 await self.ws.close(code)
 
-        asyncio.get_running_loop().create_task(_close())
+        self._closing = asyncio.get_running_loop().create_task(_close())
 
     def end(self, message: dict[str, Any], code: int) -> None:
         """Sends `message` last, then closes with `code`; from now on nothing is sent or acted on."""
@@ -150,10 +151,16 @@ class Conn:
             with contextlib.suppress(Exception):
                 await self.ws.close(code)
 
-        asyncio.get_running_loop().create_task(_end())
+        self._closing = asyncio.get_running_loop().create_task(_end())
 
     async def drain_and_stop(self) -> None:
-        """Ends the writer after the queued messages went out."""
+        """Ends the writer after the queued messages went out; or lets a close under way finish (at most a
+        few seconds): the socket's task must not return before its close frame went out, or the server
+        would drop the connection without it (the client then sees no close code)."""
+        if self._closing is not None:
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await asyncio.wait_for(asyncio.shield(self._closing), 3.0)
+            return
         if self.closed:
             return
         self.closed = True
