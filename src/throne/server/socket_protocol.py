@@ -8,7 +8,7 @@
 - **A peer that stopped reading is cut off.** A close frame waits until the transport takes writes again,
   and a closed transport until its buffer is written: a peer that reads nothing would keep its TCP
   connection and full buffers for as long as it likes, outside every socket cap once the app gave its slot
-  back. So a connection still there a few seconds after the app closed it, or was done with it, is aborted.
+  back. So a connection still there a few seconds after the app was done with it is aborted.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 PIECE = 4096  # bytes of a read parsed at once (a 64 KiB message is still parsed within one callback)
-ABORT_AFTER = 5.0  # seconds a connection the app closed may take to send its close frame and go
+ABORT_AFTER = 5.0  # seconds a connection the app is done with may take to send its close frame and go
 
 
 class GameSocketProtocol(WebSocketsSansIOProtocol):
@@ -27,6 +27,9 @@ class GameSocketProtocol(WebSocketsSansIOProtocol):
         self._unparsed = bytearray()
 
     def data_received(self, data: bytes) -> None:
+        if not self._unparsed and len(data) <= PIECE:  # the usual read: a message or a few, parsed at once
+            super().data_received(data)
+            return
         self._unparsed += data
         self._parse_some()
 
@@ -51,16 +54,8 @@ class GameSocketProtocol(WebSocketsSansIOProtocol):
             self.transport.resume_reading()
         return message
 
-    async def send(self, message: Any) -> None:
-        if message["type"] == "websocket.close":
-            self._abort_later()  # before the send waits for a peer that may never read again
-        await super().send(message)
-
     async def run_asgi(self) -> None:
-        await super().run_asgi()
-        self._abort_later()
-
-    def _abort_later(self) -> None:
+        await super().run_asgi()  # (a game socket's task waits a few seconds at most for its close frame)
         self.loop.call_later(ABORT_AFTER, self._abort_if_still_open)
 
     def _abort_if_still_open(self) -> None:

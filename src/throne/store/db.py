@@ -9,7 +9,7 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, Engine, create_engine, event, make_url
+from sqlalchemy import Engine, create_engine, event, make_url
 from sqlalchemy.engine import ExceptionContext
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
@@ -39,17 +39,18 @@ def _sqlite_pragmas(busy_ms: int):
 
 
 def _sqlite_file_guard(path: str) -> tuple:
-    """Listeners that fail a transaction (OSError: the store is unavailable) when the SQLite file its
-    connection opened is no longer at `path`: deleted, or replaced by another file (a data directory removed
-    or restored under a running server). Such a connection would go on writing into a file nobody will read
-    again, and every commit would be lost at the next start."""
+    """Pool listeners that fail the checkout of a connection (OSError: the store is unavailable) when the
+    SQLite file it opened is no longer at `path`: deleted, or replaced by another file (a data directory
+    removed or restored under a running server). Such a connection would go on writing into a file nobody
+    will read again, and every commit would be lost at the next start. (On the pool, not the connections:
+    a connection event would make every statement pay for event dispatch, a few % of the server's moves.)"""
 
     def remember(_dbapi_conn, record) -> None:
         st = os.stat(path)
         record.info["file"] = (st.st_dev, st.st_ino)
 
-    def check(conn: Connection) -> None:
-        opened = conn.connection.info.get("file")
+    def check(_dbapi_conn, record, _proxy) -> None:
+        opened = record.info.get("file")
         try:
             st = os.stat(path)
         except FileNotFoundError:
@@ -74,7 +75,7 @@ def make_engine(url: str, busy_timeout: float = DEFAULT_BUSY_TIMEOUT) -> Engine:
         if path and path != ":memory:" and not path.startswith("file:"):
             remember, check = _sqlite_file_guard(path)
             event.listen(engine, "connect", remember)
-            event.listen(engine, "begin", check)
+            event.listen(engine, "checkout", check)
         return engine
     args: dict[str, object] = {}
     if url.startswith("postgresql"):
