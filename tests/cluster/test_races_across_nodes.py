@@ -12,70 +12,39 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
-from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
-from tests.server.helpers import hello, read_until, two_seats
+from tests.server.conftest import cheap_argon2  # noqa: F401  (argon2 at tiny costs, as in tests/server)
+from tests.server.helpers import (
+    hello,
+    locked_write,
+    next_of_kinds,
+    read_until,
+    server_settings,
+    two_seats,
+    until_finished,
+)
 from tests.server.test_controls import FISCHER, FakeTime, table
 from tests.store.conftest import pg_cluster  # noqa: F401  (the throwaway PostgreSQL fixture)
 from tests.store.pg import PgCluster
-from throne.server import lobby, sessions
+from throne.server import lobby
 from throne.server.app import create_app
-from throne.server.config import Settings
 from throne.server.match import MoveRefused
 from throne.store import Database, Repo
 from throne.store.models import Rematch
 
 
-@pytest.fixture(autouse=True)
-def cheap_argon2(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """argon2 with tiny costs (as tests/server does): the same code paths, a fraction of the CPU."""
-    monkeypatch.setattr(sessions, "_hasher", PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
-    sessions._dummy_hash.cache_clear()
-    yield
-    sessions._dummy_hash.cache_clear()
-
-
-def _settings(data_dir: Path, database_url: str | None = None, busy_timeout: float = 2.0) -> Settings:
-    return Settings(
-        data_dir=data_dir,
-        secret_key="test-secret",
-        database_url=database_url,
-        busy_timeout=busy_timeout,
-        abandon_timeout=3600.0,
-        bot_timeout=5.0,
-        ws_rate_per_s=1000.0,
-        ws_burst=1000,
-    )
-
-
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(_settings(tmp_path))) as c:
+    with TestClient(create_app(server_settings(tmp_path))) as c:
         yield c
 
 
-def _locked(*_args: Any, **_kwargs: Any) -> None:
-    """A write the database refuses for now (a lock held past the busy timeout, a failover blip)."""
-    raise OperationalError("UPDATE games", {}, Exception("database is locked"))
-
-
-def _finish_by_resignation(ws0: Any, ws1: Any) -> None:
+def _resign_and_finish(ws0: Any, ws1: Any) -> None:
     ws0.send_json({"type": "resign"})
-    for ws in (ws0, ws1):
-        state = read_until(ws, "state")[0]
-        while state["status"] != "finished":
-            state = read_until(ws, "state")[0]
-
-
-def _next_of(ws: Any, kinds: tuple[str, ...], limit: int = 50) -> dict[str, Any]:
-    for _ in range(limit):
-        msg = ws.receive_json()
-        if msg["type"] in kinds:
-            return msg
-    raise AssertionError(f"no message of {kinds}")
+    until_finished(ws0)
+    until_finished(ws1)
 
 
 # ---- 1. every node's sweep starts full tables: a rematch's table too, drawing its seats --------------------
@@ -92,7 +61,7 @@ def test_a_sweep_at_the_moment_a_rematch_is_made_keeps_its_sides_swapped(
     caps = client.app.state.caps
     game_id, tokens = table(client, None)
     with two_seats(client, game_id, tokens) as (ws0, ws1):
-        _finish_by_resignation(ws0, ws1)
+        _resign_and_finish(ws0, ws1)
         ws0.send_json({"type": "rematch"})
         assert read_until(ws1, "rematch_pending")[0]["seats"] == [0]
 
@@ -108,7 +77,7 @@ def test_a_sweep_at_the_moment_a_rematch_is_made_keeps_its_sides_swapped(
         monkeypatch.setattr(hub, "db", sweep_meanwhile)
         monkeypatch.setattr(lobby._rng, "shuffle", lambda seq: seq.reverse())  # the sweep's draw
         ws1.send_json({"type": "rematch"})
-        made = {seat: _next_of(ws, ("rematch", "error")) for seat, ws in ((0, ws0), (1, ws1))}
+        made = {seat: next_of_kinds(ws, ("rematch", "error")) for seat, ws in ((0, ws0), (1, ws1))}
     monkeypatch.undo()
     assert all(m["type"] == "rematch" for m in made.values()), made
     new_id = made[0]["new_game_id"]
@@ -132,16 +101,16 @@ def test_a_rematch_whose_start_fails_still_gives_every_seat_its_token(
     `rematch_done` without a token)."""
     game_id, tokens = table(client, None)
     with two_seats(client, game_id, tokens) as (ws0, ws1):
-        _finish_by_resignation(ws0, ws1)
+        _resign_and_finish(ws0, ws1)
         ws0.send_json({"type": "rematch"})
         assert read_until(ws1, "rematch_pending")[0]["seats"] == [0]
-        monkeypatch.setattr(Repo, "start_game", _locked)
+        monkeypatch.setattr(Repo, "start_game", locked_write)
         ws1.send_json({"type": "rematch"})
-        first = _next_of(ws1, ("rematch", "error"))
+        first = next_of_kinds(ws1, ("rematch", "error"))
         monkeypatch.undo()  # the database works again
         if first["type"] != "rematch":  # refused: the client asks again, as after any store_unavailable
             ws1.send_json({"type": "rematch"})
-            again = _next_of(ws1, ("rematch", "error"))
+            again = next_of_kinds(ws1, ("rematch", "error"))
             assert again["type"] == "rematch" and again.get("token"), (
                 f"the rematch's start failed ({first['code']}); asking again answers {again}: seat 1's new "
                 "token is lost"
@@ -175,12 +144,12 @@ def test_two_nodes_taking_the_first_rematch_asks_at_once_store_both(
 
     with (
         # (a lock wait longer than the barrier's: a store that locks the row does not fail the other ask)
-        TestClient(create_app(_settings(tmp_path / "a", url, busy_timeout=6.0))) as node_a,
-        TestClient(create_app(_settings(tmp_path / "b", url, busy_timeout=6.0))) as node_b,
+        TestClient(create_app(server_settings(tmp_path / "a", database_url=url, busy_timeout=6.0))) as node_a,
+        TestClient(create_app(server_settings(tmp_path / "b", database_url=url, busy_timeout=6.0))) as node_b,
     ):
         game_id, tokens = table(node_a, None)
         with two_seats(node_a, game_id, tokens) as (ws0, ws1):
-            _finish_by_resignation(ws0, ws1)
+            _resign_and_finish(ws0, ws1)
         monkeypatch.setattr(Session, "get", get_together)
 
         def ask(node: TestClient, seat: int) -> str:
@@ -243,9 +212,9 @@ def test_a_seat_its_player_took_back_from_the_bot_still_loses_on_time(client: Te
             assert seat.kind == "human" and seat.takeover  # (as stored by Repo.reclaim)
             now.ms += mine["clocks"]["remaining_ms"][first] + 5_000  # their clock ran out
             ws_back.send_json({"type": "move", "move": mine["legal_moves"][0], "ply": ply})
-            answer = _next_of(ws_back, ("state", "error"))
+            answer = next_of_kinds(ws_back, ("state", "error"))
             while answer["type"] == "state" and answer["ply"] == ply:  # (the end's broadcast comes first)
-                answer = _next_of(ws_back, ("state", "error"))
+                answer = next_of_kinds(ws_back, ("state", "error"))
     game = client.get(f"/api/games/{game_id}").json()["game"]
     assert answer["type"] == "error" and answer["code"] == "flag_fell", (
         f"a move 5 s after the clock of seat {first} ran out was answered {answer['type']} "

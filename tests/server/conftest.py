@@ -9,6 +9,7 @@ import pytest
 from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 
+from tests.server.helpers import server_settings
 from throne.server import sessions
 from throne.server.app import create_app
 from throne.server.config import Settings
@@ -25,14 +26,7 @@ def cheap_argon2(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
-    return Settings(
-        data_dir=tmp_path,
-        secret_key="test-secret",
-        abandon_timeout=3600.0,
-        bot_timeout=5.0,
-        ws_rate_per_s=1000.0,
-        ws_burst=1000,
-    )
+    return server_settings(tmp_path)
 
 
 @pytest.fixture

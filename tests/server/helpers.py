@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
+from sqlalchemy.exc import OperationalError
 
 from throne.server import logs
 from throne.server.config import Settings
@@ -125,3 +126,38 @@ def json_log_lines(logger_name: str, level: int = logging.DEBUG) -> Iterator[io.
     finally:
         logger.removeHandler(handler)
         logger.setLevel(old_level)
+
+
+def server_settings(data_dir: Path, **overrides: Any) -> Settings:
+    """The settings the server tests run with: no abandonment, quick bots, rate limits out of the way."""
+    values: dict[str, Any] = {
+        "data_dir": data_dir,
+        "secret_key": "test-secret",
+        "abandon_timeout": 3600.0,
+        "bot_timeout": 5.0,
+        "ws_rate_per_s": 1000.0,
+        "ws_burst": 1000,
+    }
+    return Settings(**{**values, **overrides})
+
+
+def locked_write(*_args: Any, **_kwargs: Any) -> None:
+    """A write the database refuses for now (another writer holds the lock past the busy timeout)."""
+    raise OperationalError("UPDATE games", {}, Exception("database is locked"))
+
+
+def next_of_kinds(ws: Any, kinds: tuple[str, ...], limit: int = 50) -> dict[str, Any]:
+    """The next message of one of `kinds` (others skipped, at most `limit`)."""
+    for _ in range(limit):
+        msg = ws.receive_json()
+        if msg["type"] in kinds:
+            return msg
+    raise AssertionError(f"no message of {kinds}")
+
+
+def until_finished(ws: Any) -> dict[str, Any]:
+    """The first `state` of the finished game."""
+    state = read_until(ws, "state")[0]
+    while state["status"] != "finished":
+        state = read_until(ws, "state")[0]
+    return state

@@ -10,18 +10,20 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy.exc import OperationalError
 
-from tests.server.helpers import as_guest, hello, read_until, two_seats
+from tests.server.helpers import (
+    as_guest,
+    hello,
+    locked_write,
+    next_of_kinds,
+    read_until,
+    two_seats,
+    until_finished,
+)
 from tests.server.test_controls import FISCHER, FakeTime, table
 from throne.server.app import create_app
 from throne.server.config import Settings
 from throne.store.repo import Repo
-
-
-def _locked(*_args: Any, **_kwargs: Any) -> None:
-    """A write the database refuses for now (another writer holds the lock past the busy timeout)."""
-    raise OperationalError("UPDATE games", {}, Exception("database is locked"))
 
 
 def _first_state(client: TestClient, game_id: int, token: str) -> dict[str, Any]:
@@ -29,13 +31,6 @@ def _first_state(client: TestClient, game_id: int, token: str) -> dict[str, Any]
     with client.websocket_connect(f"/ws/games/{game_id}") as ws:
         hello(ws, token)
         return read_until(ws, "state")[0]
-
-
-def _finished(ws: Any) -> dict[str, Any]:
-    state = read_until(ws, "state")[0]
-    while state["status"] != "finished":
-        state = read_until(ws, "state")[0]
-    return state
 
 
 def _forget_start_retries(client: TestClient) -> None:
@@ -57,14 +52,6 @@ def _sweep(client: TestClient) -> int:
     return client.portal.call(sweep)
 
 
-def _next_of(ws: Any, kinds: tuple[str, ...], limit: int = 50) -> dict[str, Any]:
-    for _ in range(limit):
-        msg = ws.receive_json()
-        if msg["type"] in kinds:
-            return msg
-    raise AssertionError(f"no message of {kinds}")
-
-
 def test_a_finished_timed_game_shows_the_same_clocks_before_and_after_a_restart(settings: Settings) -> None:
     """A timed game ends (the seat to move resigns after 5 s). The final broadcast shows its clock at 55 s,
     and so does a hello afterwards, before a restart (the finished game kept in memory) and after it (read
@@ -79,7 +66,7 @@ def test_a_finished_timed_game_shows_the_same_clocks_before_and_after_a_restart(
             read_until(ws, "state", 0)
             now.ms += 5_000
             ws.send_json({"type": "resign"})
-            final = _finished(ws)
+            final = until_finished(ws)
         assert final["clocks"]["remaining_ms"][mover] == 55_000  # the broadcast of the end is right
         before = _first_state(client, game_id, tokens[0])
     with TestClient(create_app(settings)) as client:
@@ -103,7 +90,7 @@ def test_a_full_table_whose_start_failed_starts_after_a_restart(
         r = client.post("/api/games", json={"game": "leaders", "players": 2})
         assert r.status_code == 201, r.text
         game_id = r.json()["game"]["id"]
-        monkeypatch.setattr(Repo, "start_game", _locked)
+        monkeypatch.setattr(Repo, "start_game", locked_write)
         as_guest(client, "Bob")
         r = client.post(f"/api/games/{game_id}/join", json={})
         assert r.status_code == 200, r.text  # the seat is Bob's, the start is retried later
@@ -135,20 +122,20 @@ def test_a_rematch_everyone_asked_for_is_made_after_a_restart(
         game_id, tokens = table(client, None)
         with two_seats(client, game_id, tokens) as (ws0, ws1):
             ws0.send_json({"type": "resign"})
-            _finished(ws0)
-            _finished(ws1)
+            until_finished(ws0)
+            until_finished(ws1)
             ws0.send_json({"type": "rematch"})
             assert read_until(ws1, "rematch_pending")[0]["seats"] == [0]
-            monkeypatch.setattr(Repo, "create_game", _locked)
+            monkeypatch.setattr(Repo, "create_game", locked_write)
             ws1.send_json({"type": "rematch"})
             with contextlib.suppress(Exception):  # (the socket may get an error or be dropped)
-                _next_of(ws1, ("error", "rematch"))
+                next_of_kinds(ws1, ("error", "rematch"))
     monkeypatch.undo()  # the database works again
     with TestClient(create_app(settings)) as client, two_seats(client, game_id, tokens) as (ws0, ws1):
         shown = read_until(ws1, "state")[0]
         assert shown["offers"]["rematch"] == [0, 1] and shown["offers"]["rematch_game"] is None
         ws1.send_json({"type": "rematch"})
-        answer = _next_of(ws1, ("error", "rematch"))
+        answer = next_of_kinds(ws1, ("error", "rematch"))
         assert answer["type"] == "rematch", f"asked again after the restart: {answer}"
 
 
@@ -181,7 +168,7 @@ def test_a_table_of_bots_whose_start_failed_is_answered_and_starts_soon(
     and the start is retried until it goes through."""
     with TestClient(create_app(settings)) as client:
         as_guest(client, "Ann")
-        monkeypatch.setattr(Repo, "start_game", _locked)
+        monkeypatch.setattr(Repo, "start_game", locked_write)
         r = client.post("/api/play-bot", json={"game": "leaders", "bot": "random"})
         assert r.status_code == 201, r.text
         game_id, token = r.json()["game"]["id"], r.json()["token"]
@@ -202,7 +189,7 @@ def test_the_sweep_of_open_tables_starts_a_full_one(
     with TestClient(create_app(settings)) as client:
         as_guest(client, "Ann")
         game_id = client.post("/api/games", json={"game": "leaders", "players": 2}).json()["game"]["id"]
-        monkeypatch.setattr(Repo, "start_game", _locked)
+        monkeypatch.setattr(Repo, "start_game", locked_write)
         as_guest(client, "Bob")
         assert client.post(f"/api/games/{game_id}/join", json={}).status_code == 200
         _forget_start_retries(client)
@@ -219,7 +206,7 @@ def test_a_full_table_that_cannot_start_does_not_keep_the_others(
     set up). The sweep still starts the second, and ends normally."""
     with TestClient(create_app(settings)) as client:
         hub = client.app.state.hub
-        monkeypatch.setattr(Repo, "start_game", _locked)
+        monkeypatch.setattr(Repo, "start_game", locked_write)
         games = []
         for n in range(2):
             as_guest(client, f"Ann{n}")
