@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 
 from tests.server.conftest import cheap_argon2  # noqa: F401  (argon2 at tiny costs, as in tests/server)
 from tests.server.helpers import (
+    first_legal_bots,
     hello,
     locked_write,
     next_of_kinds,
@@ -184,10 +185,7 @@ def test_a_seat_its_player_took_back_from_the_bot_still_loses_on_time(client: Te
     hub.now_ms = now
     game_id, tokens = table(client, FISCHER)
 
-    async def first_legal(_game: str, state: Any, _seat: int, _bot: str, **_kw: Any) -> str:
-        return state.legal_moves()[0]
-
-    hub.chooser = first_legal
+    first_legal_bots(hub)
     first = client.get(f"/api/games/{game_id}/view").json()["to_play"]
     other = 1 - first
     with client.websocket_connect(f"/ws/games/{game_id}") as ws_other:

@@ -161,3 +161,12 @@ def until_finished(ws: Any) -> dict[str, Any]:
     while state["status"] != "finished":
         state = read_until(ws, "state")[0]
     return state
+
+
+def first_legal_bots(hub: Hub) -> None:
+    """The hub's bots play the first of their legal moves, at once and in this process."""
+
+    async def first_legal(_game: str, state: Any, _seat: int, _bot: str, **_kw: Any) -> str:
+        return state.legal_moves()[0]
+
+    hub.chooser = first_legal

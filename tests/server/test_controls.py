@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.server.helpers import as_guest, hello, read_until, two_seats
+from tests.server.helpers import as_guest, first_legal_bots, hello, read_until, two_seats
 from throne.server.app import create_app
 from throne.server.config import Settings
 from throne.server.ratelimit import Limit, RateLimiter
@@ -302,10 +302,7 @@ def test_a_returning_player_takes_the_seat_back_at_their_next_decision(
     game_id, tokens = table(client, None, cookies=jars)
     hub = client.app.state.hub
 
-    async def first_legal(_game: str, state: Any, _seat: int, _bot: str, **_kw: Any) -> str:
-        return state.legal_moves()[0]
-
-    hub.chooser = first_legal
+    first_legal_bots(hub)
     first = client.get(f"/api/games/{game_id}/view").json()["to_play"]
     other = 1 - first
     with client.websocket_connect(f"/ws/games/{game_id}") as ws_other:
@@ -457,10 +454,7 @@ def test_a_hidden_leaders_flag_fall_hands_the_seat_to_a_bot_for_good(
 ) -> None:
     hub = client.app.state.hub
 
-    async def first_legal(_game: str, state: Any, _seat: int, _bot: str, **_kw: Any) -> str:
-        return state.legal_moves()[0]
-
-    hub.chooser = first_legal
+    first_legal_bots(hub)
     as_guest(client, "Solo")
     body = {"game": "hidden-leaders", "bot": "random", "players": 3, "time_control": FISCHER}
     r = client.post("/api/play-bot", json=body)

@@ -9,7 +9,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.server.helpers import as_guest, hello, read_until, two_seats
+from tests.server.helpers import as_guest, first_legal_bots, hello, read_until, two_seats
 from tests.server.test_controls import FISCHER, FakeTime, fake, table
 from throne.server.app import create_app
 from throne.server.config import Settings
@@ -142,10 +142,7 @@ def test_an_undo_or_takeback_sent_again_with_its_ply_is_refused_stale(
 def test_a_bot_accepts_a_takeback_in_an_unrated_game(client: TestClient, fake: FakeTime) -> None:
     hub = client.app.state.hub
 
-    async def first_legal(_game: str, state: Any, _seat: int, _bot: str, **_kw: Any) -> str:
-        return state.legal_moves()[0]
-
-    hub.chooser = first_legal
+    first_legal_bots(hub)
     as_guest(client, "Solo")
     r = client.post("/api/play-bot", json={"game": "leaders", "bot": "random"})
     assert r.status_code == 201, r.text
