@@ -1,11 +1,13 @@
 """A server stopped and started again on the same data directory (in-process restarts: the lifespan's
 shutdown, then a new app over the same SQLite file): what a finished game shows, a full table whose start
-failed, a rematch whose making failed, and the last move's events all come back as they were."""
+failed, a rematch whose making failed, and the last move's events all come back as they were; no clock runs
+while the games are rebuilt."""
 
 from __future__ import annotations
 
 import contextlib
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,10 +19,12 @@ from tests.server.helpers import (
     locked_write,
     next_of_kinds,
     read_until,
+    server_settings,
     two_seats,
     until_finished,
 )
 from tests.server.test_controls import FISCHER, FakeTime, table
+from throne.server import lobby
 from throne.server.app import create_app
 from throne.server.config import Settings
 from throne.store.repo import Repo
@@ -228,3 +232,36 @@ def test_a_full_table_that_cannot_start_does_not_keep_the_others(
         assert _sweep(client) == 0  # nothing aborted
         statuses = [client.get(f"/api/games/{g}").json()["game"]["status"] for g in games]
         assert statuses == ["open", "live"]
+
+
+def test_a_clock_does_not_run_while_the_restarted_server_is_still_resuming_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server stopped with SIGTERM stores each running clock exactly; started again, it resumes every
+    game with that time, since nobody can reach a game before the server listens (`Clock.restore`: the time
+    the server was down is not charged). The clocks start once every game is rebuilt, so the first games'
+    players are not charged the later rebuilds. Here each rebuild takes 3 s (a loaded machine, long logs,
+    many games): the player to move in the first game, stopped at 55 s, finds 55 s."""
+    now = FakeTime()
+    settings = server_settings(tmp_path, time_source=now)
+    with TestClient(create_app(settings)) as client:
+        first, tokens = table(client, FISCHER)
+        for _ in range(2):
+            table(client, FISCHER)
+        mover = client.get(f"/api/games/{first}/view").json()["to_play"]
+        now.ms += 5_000  # the seat to move thinks 5 s; then SIGTERM (the lifespan's shutdown)
+    rebuild = lobby.rebuild_with_last
+
+    def slow_rebuild(*args: Any, **kwargs: Any) -> Any:
+        now.ms += 3_000
+        return rebuild(*args, **kwargs)
+
+    monkeypatch.setattr(lobby, "rebuild_with_last", slow_rebuild)
+    # the restart: it listens once every game is resumed
+    with TestClient(create_app(settings)) as client, client.websocket_connect(f"/ws/games/{first}") as ws:
+        hello(ws, tokens[mover])
+        state = read_until(ws, "state")[0]
+    assert state["clocks"]["remaining_ms"][mover] == 55_000, (
+        f"seat {mover} stopped with 55 s and, before any socket could reach the restarted server, has "
+        f"{state['clocks']['remaining_ms'][mover] / 1000:g} s"
+    )

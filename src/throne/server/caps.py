@@ -149,11 +149,14 @@ class Caps:
 
     async def _creators_gone(self, hub: Hub, tables: list[GameInfo], clock: float) -> list[GameInfo]:
         """The open `tables` whose seated creator has had no connection to them for `creator_gone_ttl`
-        seconds (counted from the first sweep that found them away), aborted."""
+        seconds (counted from the first sweep that found them away), aborted. A connection to any node
+        counts."""
+        if hub.cluster is not None:
+            await hub.cluster.peek_presence([info.id for info in tables])
         away: dict[int, float] = {}
         for info in tables:
-            mine = [s.id for s in info.seats if s.kind == "human" and s.user_id == info.creator_id]
-            if not mine or any(c.occupant in mine for c in hub.seated.get(info.id, ())):
+            mine = {s.id for s in info.seats if s.kind == "human" and s.user_id == info.creator_id}
+            if not mine or mine & hub.present_occupants(info.id):
                 continue
             away[info.id] = self._creator_away.get(info.id, clock)
         self._creator_away = away

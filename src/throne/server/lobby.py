@@ -254,7 +254,9 @@ class Hub:
     # ---- life cycle ----------------------------------------------------------------------------------------
     async def resume(self) -> None:
         """Rebuilds every live game from its seed and committed moves and restarts its owner; starts the full
-        tables left open."""
+        tables left open. Every clock starts again at one moment, once the rebuilding is done: the time it
+        took is downtime too, not the thinking time of the players whose games were rebuilt first."""
+        rebuilt = []
         for game_id in await self.db(self.repo.games_with_status, "live"):
             try:
                 info = await self.db(self.repo.get_game, game_id)
@@ -269,11 +271,13 @@ class Hub:
                 )
                 continue
             info.ply = len(moves)
+            rebuilt.append((info, kind, state, before, moves[-1] if moves else None))
+        await self.start_full_tables(await self.db(self.repo.list_games, ["open"], None, 500, True))
+        for info, kind, state, before, last in rebuilt:
             match = self._start_match(info, kind, state)
             if before is not None:
-                match.describe_last(before, *moves[-1])
-            log.info("game %s resumed at ply %d", game_id, info.ply, extra={"game_id": game_id})
-        await self.start_full_tables(await self.db(self.repo.list_games, ["open"], None, 500, True))
+                match.describe_last(before, *last)
+            log.info("game %s resumed at ply %d", info.id, info.ply, extra={"game_id": info.id})
 
     async def close(self) -> None:
         if self.cluster is not None:  # hands this node's games over before the sockets close

@@ -175,11 +175,20 @@ class Cluster:
         """Graceful shutdown: every game this node owns is stopped (clocks stored) and handed over — its
         lease released at once and the other nodes told to claim it — instead of waiting out the lease."""
         self.stopping = True
-        handed = []
         await Match.stop_all(list(self.hub.matches.values()))
-        for game, match in list(self.hub.matches.items()):
+        for match in list(self.hub.matches.values()):
             match.refuse_pending("owner_moved", "the game moved to another server; send it again")
-            self.hub.matches.pop(game, None)
+        self.hub.matches.clear()
+        for task in [*self._tasks, *self._background]:
+            task.cancel()
+        # Bounded: a pub/sub connection cancelled mid-read may never close cleanly, and the process exits.
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            tasks = [*self._tasks, *self._background]
+            await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 2.0)
+        # Every lease still held is handed over: the games this node ran, and one whose adoption the
+        # cancelled keeper left half done (claimed, its log being read).
+        handed = []
+        for game in list(self.leases.held):
             with contextlib.suppress(Exception):
                 if await self.leases.release(game, done=False):
                     handed.append(game)
@@ -189,11 +198,6 @@ class Cluster:
             await self._send([("presence", game, None) for game in self._announced])
             await self.redis.zrem(NODES, self.node)
         log.info("cluster node %s left; %d games handed over", self.node, len(handed))
-        for task in [*self._tasks, *self._background]:
-            task.cancel()
-        # Bounded: a pub/sub connection cancelled mid-read may never close cleanly, and the process exits.
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await asyncio.wait_for(asyncio.gather(*self._tasks, return_exceptions=True), 2.0)
         for closing in (self._pubsub.aclose(), self.redis.aclose()):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.wait_for(closing, 2.0)
