@@ -8,7 +8,7 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
@@ -348,7 +348,7 @@ def selfplay(
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    port: Annotated[int, typer.Option(min=0, max=65535, help="Port to listen on.")] = 8000,
     database: Annotated[
         str | None, typer.Option(help="Database URL (default: SQLite in --data-dir; THRONE_DATABASE_URL).")
     ] = None,
@@ -377,23 +377,41 @@ def serve(
 ) -> None:
     """Run the web app and game server (migrations run first)."""
     extras.require("server", "`throne serve`")
-    from throne.server import run
+    from throne.server import logs, run
 
-    settings = run.make_settings(database, data_dir, abandon_timeout)
+    try:
+        settings = run.make_settings(database, data_dir, abandon_timeout)
+        logs.chosen_format(log_format or None)
+        if log_level.lower() not in logs.LEVELS:
+            raise ValueError(f"unknown log level {log_level!r}: {', '.join(logs.LEVELS)}")
+    except ValueError as exc:
+        _refuse("serve", str(exc))
     if redis:
         settings.redis_url = redis
     store = store or os.environ.get("THRONE_STORE") or "process"
     if store not in ("process", "threads"):
-        typer.echo(f"throne serve: --store is process or threads, not {store!r}", err=True)
-        raise typer.Exit(2)
+        _refuse("serve", f"--store is process or threads, not {store!r}")
     settings.store_process = store == "process"
+    try:
+        run.prepare_database(settings)
+        run.check_services(settings)
+    except run.StartupError as exc:
+        _refuse("serve", str(exc), status=1)
     run.serve(host, port, settings, log_level=log_level, log_format=log_format or None)
+
+
+def _refuse(command: str, message: str, status: int = 2) -> NoReturn:
+    """Stops a command with one line: status 2 for a bad option or setting, 1 for a service that fails."""
+    typer.echo(f"throne {command}: {message}", err=True)
+    raise typer.Exit(status)
 
 
 @app.command()
 def cluster(
     nodes: Annotated[int, typer.Option(min=1, max=16, help="How many `throne serve` nodes.")] = 3,
-    port: Annotated[int, typer.Option(help="The port of HAProxy, the one address of the cluster.")] = 8000,
+    port: Annotated[
+        int, typer.Option(min=1, max=65535, help="The port of HAProxy, the one address of the cluster.")
+    ] = 8000,
     data_dir: Annotated[
         Path, typer.Option(help="Where PostgreSQL keeps its data and every process its log.")
     ] = Path("data/cluster"),
@@ -421,18 +439,17 @@ def db_upgrade(
     """Apply every database migration."""
     extras.require("server", "`throne db upgrade`")
     from throne.server import run
+    from throne.store.db import shown_url
 
-    url = run.db_upgrade(run.make_settings(database, data_dir))
+    try:
+        settings = run.make_settings(database, data_dir)
+    except ValueError as exc:
+        _refuse("db upgrade", str(exc))
+    try:
+        url = run.prepare_database(settings)
+    except run.StartupError as exc:
+        _refuse("db upgrade", str(exc), status=1)
     typer.echo(f"database at head: {shown_url(url)}")
-
-
-def shown_url(url: str) -> str:
-    """A database URL fit to print: no user, password or query (a password may travel in either)."""
-    from sqlalchemy import URL, make_url
-
-    full = make_url(url)
-    bare = URL.create(full.drivername, host=full.host, port=full.port, database=full.database)
-    return bare.render_as_string()
 
 
 def _backend_needs(backend: str, command: str) -> None:

@@ -7,7 +7,8 @@ from pathlib import Path
 import sqlalchemy as sa
 from typer.testing import CliRunner
 
-from throne.cli import app, shown_url
+from throne.cli import app
+from throne.store.db import shown_url
 
 
 def test_db_upgrade_creates_the_schema_in_the_data_dir(tmp_path: Path) -> None:

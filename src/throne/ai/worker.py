@@ -20,6 +20,7 @@ import logging
 import multiprocessing
 import os
 import random
+import signal
 import threading
 import time
 import traceback
@@ -79,6 +80,9 @@ def _where(exc: BaseException) -> str:
 
 
 def _worker_main(conn: Connection, warmup: tuple[str, ...]) -> None:
+    # Ctrl-C reaches the whole process group: the process that owns the pool decides when its workers stop
+    # (a server hands its games over first); a worker whose owner is gone ends at its pipe's end.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     for name in warmup:
         with contextlib.suppress(ImportError):
             importlib.import_module(name)
@@ -340,10 +344,14 @@ _pools: dict[type[_Pool], _Pool] = {}  # this process's pools: at most one of ea
 _pools_lock = threading.Lock()
 
 
-def _default_size() -> int:
+def configured_size() -> int:
+    """The workers of a pool: THRONE_AI_WORKERS, else one per core up to 4."""
     configured = os.environ.get("THRONE_AI_WORKERS")
     if configured:
-        return max(1, int(configured))
+        try:
+            return max(1, int(configured))
+        except ValueError:
+            raise ValueError(f"THRONE_AI_WORKERS must be a whole number, not {configured!r}") from None
     return max(1, min(4, os.cpu_count() or 1))
 
 
@@ -358,7 +366,7 @@ def _shared(kind: type[P]) -> P:
     with _pools_lock:
         pool = _pools.get(kind)
         if pool is None:
-            pool = _pools[kind] = kind(_default_size(), _warmup())
+            pool = _pools[kind] = kind(configured_size(), _warmup())
         return cast(P, pool)
 
 

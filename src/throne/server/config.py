@@ -14,7 +14,22 @@ from throne.store.db import default_sqlite_url
 
 def _env_float(name: str, default: float) -> float:
     raw = os.environ.get(name)
-    return float(raw) if raw else default
+    if not raw:
+        return default
+    try:
+        return float(raw)
+    except ValueError:
+        raise ValueError(f"{name} must be a number, not {raw!r}") from None
+
+
+def _env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if not raw:
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise ValueError(f"{name} must be a whole number, not {raw!r}") from None
 
 
 def _env_flag(name: str) -> bool:
@@ -53,18 +68,14 @@ class Settings:
     secure_cookies: bool = field(default_factory=lambda: _env_flag("THRONE_SECURE_COOKIES"))
     # Caps per account / client address (see throne.server.caps).
     max_open_tables_per_user: int = 3
-    max_open_tables_per_ip: int = field(
-        default_factory=lambda: int(_env_float("THRONE_MAX_OPEN_TABLES_PER_IP", 10))
-    )
+    max_open_tables_per_ip: int = field(default_factory=lambda: _env_int("THRONE_MAX_OPEN_TABLES_PER_IP", 10))
     max_bot_games_per_user: int = 3
-    max_bot_games_per_ip: int = field(
-        default_factory=lambda: int(_env_float("THRONE_MAX_BOT_GAMES_PER_IP", 6))
-    )
+    max_bot_games_per_ip: int = field(default_factory=lambda: _env_int("THRONE_MAX_BOT_GAMES_PER_IP", 6))
     max_all_bot_games: int = 8
     empty_table_ttl: float = 600.0
     open_table_ttl: float = 3 * 3600.0
     creator_gone_ttl: float = 180.0  # an open table whose creator has no connection to it this long expires
-    max_sockets_per_ip: int = field(default_factory=lambda: int(_env_float("THRONE_MAX_SOCKETS_PER_IP", 64)))
+    max_sockets_per_ip: int = field(default_factory=lambda: _env_int("THRONE_MAX_SOCKETS_PER_IP", 64))
     # Seconds a client has to send a request's headers (`throne serve`; slow-header attacks).
     header_timeout: float = field(default_factory=lambda: _env_float("THRONE_HEADER_TIMEOUT", 10.0))
     # Failure handling (docs/security.md): a lock held elsewhere fails one request after `busy_timeout`
@@ -92,7 +103,7 @@ class Settings:
     # `throne serve`'s young-generation garbage collection threshold (allocations; Python's default is 700).
     # A server allocates a few hundred objects per move: at 700 the collector ran ~100 times a second and its
     # full passes over every live game paused the event loop for ~150 ms each (docs/BENCHMARKS.md).
-    gc_threshold: int = field(default_factory=lambda: int(_env_float("THRONE_GC_THRESHOLD", 50_000)))
+    gc_threshold: int = field(default_factory=lambda: _env_int("THRONE_GC_THRESHOLD", 50_000))
     cpu_threads: int = 2
     # Request rate limits by rule ("login:ip", ...); None: the defaults of throne.server.ratelimit, {}: none.
     rate_limits: dict[str, Limit] | None = field(
@@ -119,6 +130,8 @@ class Settings:
                 f"the store deadline ({self.store_deadline:g} s, THRONE_STORE_DEADLINE) must be longer than "
                 f"the busy timeout ({self.busy_timeout:g} s, THRONE_BUSY_TIMEOUT)"
             )
+        if self.switch_interval <= 0:
+            raise ValueError(f"THRONE_SWITCH_INTERVAL must be more than 0 s, not {self.switch_interval:g}")
 
     @property
     def url(self) -> str:

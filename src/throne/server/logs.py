@@ -64,12 +64,20 @@ class JsonFormatter(logging.Formatter):
         return orjson.dumps(line, default=str).decode()
 
 
-def handler(fmt: str | None = None, stream: IO[str] | None = None) -> logging.Handler:
-    """A handler writing `fmt` ("text" or "json"; default: THRONE_LOG_FORMAT, else text) to `stream`
-    (default stderr)."""
+LEVELS = ("debug", "info", "warning", "error")
+
+
+def chosen_format(fmt: str | None = None) -> str:
+    """`fmt`, else THRONE_LOG_FORMAT, else "text"; ValueError for anything but text or json."""
     fmt = (fmt or os.environ.get("THRONE_LOG_FORMAT") or "text").lower()
     if fmt not in ("text", "json"):
-        raise ValueError(f"unknown log format {fmt!r}: text or json")
+        raise ValueError(f"unknown log format {fmt!r} (--log-format, THRONE_LOG_FORMAT): text or json")
+    return fmt
+
+
+def handler(fmt: str | None = None, stream: IO[str] | None = None) -> logging.Handler:
+    """A handler writing `chosen_format(fmt)` to `stream` (default stderr)."""
+    fmt = chosen_format(fmt)
     out = logging.StreamHandler(stream)
     out.addFilter(GameFilter())
     out.addFilter(InviteFilter())

@@ -1,4 +1,6 @@
-"""`throne serve`: the app on uvicorn, migrations first; `throne db upgrade`."""
+"""`throne serve`: the app on uvicorn, migrations first; `throne db upgrade`. Both check what they need
+before they start (`prepare_database`, `check_services`), so that a misconfiguration is one line that says
+what to fix, not a traceback from inside the app's start-up."""
 
 from __future__ import annotations
 
@@ -67,8 +69,82 @@ def tune_gc(threshold: int) -> None:
     gc.set_threshold(threshold, gen1, gen2)
 
 
-def db_upgrade(settings: Settings) -> str:
-    from throne.store.db import upgrade
+class StartupError(Exception):
+    """A setting or a service that keeps the server from starting; its message is for the operator."""
 
-    upgrade(settings.url)
-    return settings.url
+
+def prepare_database(settings: Settings) -> str:
+    """The database's URL, its schema migrated to head (`throne db upgrade`; `throne serve` before it
+    listens)."""
+    from sqlalchemy import make_url
+    from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+
+    from throne.store.db import SchemaTooNew, shown_url, upgrade
+
+    try:
+        url = settings.url  # SQLite's default: a file in the data directory, made here
+    except OSError as exc:
+        raise StartupError(f"cannot use the data directory {settings.data_dir}: {exc.strerror}") from None
+    try:
+        backend = make_url(url).get_backend_name()
+    except ArgumentError:
+        raise StartupError(
+            "the database URL cannot be read: sqlite:///PATH or postgresql+psycopg://USER@HOST/NAME"
+        ) from None
+    if backend not in ("sqlite", "postgresql"):
+        raise StartupError(f"Throne runs on SQLite or PostgreSQL, not {backend} ({shown_url(url)})")
+    try:
+        upgrade(url)
+    except SchemaTooNew as exc:
+        raise StartupError(str(exc)) from None
+    except (SQLAlchemyError, ImportError) as exc:
+        reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+        raise StartupError(f"cannot open the database {shown_url(url)}: {reason}") from None
+    return url
+
+
+def check_services(settings: Settings) -> None:
+    """What `throne serve` needs besides the database: the data directory (the cookie key), Redis for a
+    cluster node, and the bots' settings, which are read only at the first bot move."""
+    from sqlalchemy import make_url
+
+    from throne.ai import registry, worker
+    from throne.ai.base import UnknownBotError
+
+    try:
+        settings.resolved_secret()
+    except OSError as exc:
+        raise StartupError(f"cannot use the data directory {settings.data_dir}: {exc.strerror}") from None
+    try:
+        worker.configured_size()
+        for game in registry.game_names():
+            registry.bot_entry(game, settings.takeover_bot)
+    except UnknownBotError as exc:
+        raise StartupError(f"THRONE_TAKEOVER_BOT: {exc}") from None
+    except ValueError as exc:
+        raise StartupError(str(exc)) from None
+    if settings.redis_url is None:
+        return
+    if make_url(settings.url).get_backend_name() != "postgresql":
+        raise StartupError(
+            "--redis needs a shared PostgreSQL --database: nodes on SQLite files of their own would not see "
+            "each other's games"
+        )
+    _ping_redis(settings.redis_url, settings.redis_timeout)
+
+
+def _ping_redis(url: str, timeout: float) -> None:
+    import redis
+
+    try:
+        client = redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout)
+    except ValueError as exc:
+        raise StartupError(f"the --redis URL cannot be read: {exc}") from None
+    where = client.connection_pool.connection_kwargs
+    shown = where.get("path") or f"{where.get('host')}:{where.get('port')}"
+    try:
+        client.ping()
+    except redis.RedisError as exc:
+        raise StartupError(f"cannot reach Redis at {shown}: {exc}") from None
+    finally:
+        client.close()

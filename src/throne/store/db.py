@@ -9,10 +9,19 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, make_url
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import URL, Engine, create_engine, event, make_url
 from sqlalchemy.engine import ExceptionContext
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
+
+
+def shown_url(url: str) -> str:
+    """A database URL fit to print: no user, password or query (a password may travel in either)."""
+    full = make_url(url)
+    bare = URL.create(full.drivername, host=full.host, port=full.port, database=full.database)
+    return bare.render_as_string()
 
 
 def default_sqlite_url(data_dir: str | Path) -> str:
@@ -127,14 +136,26 @@ def alembic_config(url: str) -> Config:
     return cfg
 
 
+class SchemaTooNew(RuntimeError):
+    """The database was migrated by a newer Throne: this one does not know its schema."""
+
+
 def upgrade(url: str, engine: Engine | None = None) -> None:
-    """Runs every migration up to head (idempotent)."""
+    """Runs every migration up to head (idempotent); SchemaTooNew for a schema newer than this code's."""
     own = engine is None
     eng = engine or make_engine(url)
     try:
         with eng.begin() as conn:
             cfg = alembic_config(url)
             cfg.attributes["connection"] = conn
+            current = MigrationContext.configure(conn).get_current_revision()
+            scripts = ScriptDirectory.from_config(cfg)
+            if current is not None and current not in {s.revision for s in scripts.walk_revisions()}:
+                raise SchemaTooNew(
+                    f"the database's schema {current} is newer than this Throne's (up to "
+                    f"{scripts.get_current_head()}): run the newer Throne, or this one on a copy made before "
+                    "the upgrade"
+                )
             command.upgrade(cfg, "head")
     finally:
         if own:

@@ -181,7 +181,10 @@ class LocalCluster:
         _until(lambda: _ready(self.port), 30, "haproxy")
 
     def start(self, env: dict[str, str] | None = None, balancer: bool = True) -> None:
-        self.root.mkdir(parents=True, exist_ok=True)
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ClusterError(f"cannot use {self.root} as the data directory: {exc.strerror}") from None
         if self.as_root:  # the postgres user must reach its data directory inside
             self.root.chmod(self.root.stat().st_mode | 0o711)
         try:
