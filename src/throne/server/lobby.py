@@ -13,7 +13,7 @@ import logging
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from functools import partial
@@ -903,11 +903,15 @@ class Hub:
             raise ApiError(409, code, f"game {game_id} is {info.status}")
         return await match.submit(seat, move, ply)
 
-    async def rematch(self, game_id: int, seat: int) -> None:
+    async def rematch(
+        self, game_id: int, seat: int, before_table: Callable[[], Awaitable[None]] | None = None
+    ) -> None:
         """`seat` asks to play a finished game again. Once every person at the table asked (bots accept at
         once), a new game starts with the same players, each one seat on (two seats: sides swapped); each
         seat's connections get `rematch` with the new game and their new seat token. Asks and the rematch
-        made are stored: a restart keeps them (a later ask answers `rematch_done` with the new game)."""
+        made are stored: a restart keeps them (a later ask answers `rematch_done` with the new game).
+        `before_table` is awaited just before the table is made (a rate limit: its error refuses the ask
+        that would make it, and a later ask tries again)."""
         info = await self.db(self.repo.get_game, game_id)
         if info.status != "finished":
             raise MoveRefused("not_finished", "a rematch is asked for once the game is over")
@@ -932,6 +936,8 @@ class Hub:
             if self.cluster is not None:
                 self.cluster.publish_room(game_id, {"t": "all", "msg": message})
             return
+        if before_table is not None:
+            await before_table()
         self._remember_rematch(game_id, 0)  # before any await: a second ask meanwhile is refused
         try:
             new = await self._start_rematch(info, mine.user_id)
@@ -1000,10 +1006,7 @@ class Hub:
         self, game_id: int, seat: int, action: str, accept: bool = False, ply: int | None = None
     ) -> None:
         """A seat resigns, offers a draw or answers one; raises MoveRefused or ApiError. `ply`: the ply a
-        takeback request or an undo was asked at (None: whatever the game's)."""
-        if action == "rematch":
-            await self.rematch(game_id, seat)
-            return
+        takeback request or an undo was asked at (None: whatever the game's). A rematch is `rematch`."""
         match = self.matches.get(game_id)
         if match is None and self.cluster is not None:  # owned by another node (or being claimed)
             await self.cluster.route(game_id, "control", seat=seat, action=action, accept=accept, ply=ply)

@@ -14,6 +14,7 @@ import random
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from throne.clock import Clock, TimeControl
@@ -404,7 +405,12 @@ class Match:
         """Commits a move (in the hub's group commit: returns once its transaction committed). A store that
         fails refuses a person's move at once (the client may retry) and retries a bot's after a growing,
         jittered delay; a log that moved on under us is read back."""
-        self.hub.fence(self.game_id)
+        try:
+            self.hub.fence(self.game_id)
+        except MoveRefused:  # a late lease: the keeper renews it (then a bot's move is stored) or drops it
+            if item.bot:
+                self._retry_later(item, self.backoff.failed())
+            raise
         try:
             await self.hub.commits.append(move)
         except StalePly:
@@ -503,7 +509,12 @@ class Match:
         if seat not in self._returning or self.over:
             self._bot_ply = None  # the bot plays the seat after all
             return
-        self.hub.fence(self.game_id)
+        try:
+            self.hub.fence(self.game_id)
+        except MoveRefused:  # the lease is late: asked again once the keeper renewed it (or dropped the game)
+            again = partial(self.inbox.put_nowait, _Reclaim(seat))
+            asyncio.get_running_loop().call_later(self.backoff.failed(), again)
+            return
         try:
             fence = self.hub.fence_token(self.game_id)
             self.info = await self.hub.db(self.hub.repo.reclaim, self.game_id, seat, fence)
@@ -537,7 +548,7 @@ class Match:
             raise MoveRefused("store_unavailable", "the game is being read back from the store; try again")
         if self.over:
             raise MoveRefused("game_over", "the game is over")
-        if await self._check_flag():
+        if await self._check_flag() and self.over:  # (with more seats the game goes on without that one)
             raise MoveRefused("game_over", "the game is over: a flag fell")
         info = self.info.seat(item.seat)
         if info is None or info.kind != "human":

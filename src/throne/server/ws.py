@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from functools import partial
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -247,10 +248,12 @@ class _Session:
             self.refuse("spectator", f"spectators cannot {kind.replace('_', ' ')}", request=kind)
             return
         try:
-            if kind == "rematch":  # a rematch makes a table: the same rate limit as making one over HTTP
+            if kind == "rematch":  # the ask that makes the table pays the rate limit of making one over HTTP
                 ip = self.ws.client.host if self.ws.client else None
-                await self.ws.app.state.limiter.take("table", ip)
-            await self.hub.table_control(self.game_id, self.conn.seat, kind, bool(accept), ply)
+                limit = partial(self.ws.app.state.limiter.take, "table", ip)
+                await self.hub.rematch(self.game_id, self.conn.seat, before_table=limit)
+            else:
+                await self.hub.table_control(self.game_id, self.conn.seat, kind, bool(accept), ply)
         except (MoveRefused, ApiError, StoreError) as exc:
             self.refuse(exc.code, exc.message, request=kind, **getattr(exc, "extra", {}))
 
@@ -273,27 +276,29 @@ class _Session:
             self.refuse(exc.code, exc.message, request="chat")
 
     async def move(self, msg: dict[str, Any]) -> None:
-        if not self.greeted:
-            self.refuse("need_hello", "send hello first")
-            return
         move, ply = msg.get("move"), msg.get("ply")
+        shown = {"move": move[:64]} if isinstance(move, str) else {}  # each refusal names the move it refuses
+        if not self.greeted:
+            self.refuse("need_hello", "send hello first", **shown)
+            return
         if not isinstance(move, str) or not move or len(move) > MOVE_MAX:
             self.refuse(
                 "bad_message",
                 f"a move message has a non-empty string move (at most {MOVE_MAX} "
                 "characters) and an optional integer ply",
+                **shown,
             )
             return
         if ply is not None and not _is_ply(ply):
-            self.refuse("bad_message", "ply is an integer between 0 and 2^63-1")
+            self.refuse("bad_message", "ply is an integer between 0 and 2^63-1", **shown)
             return
         if self.conn.seat is None:
-            self.refuse("spectator", "spectators cannot move; send hello with a seat token to play")
+            self.refuse("spectator", "spectators cannot move; send hello with a seat token to play", **shown)
             return
         try:
             await self.hub.submit_move(self.game_id, self.conn.seat, move, ply)
         except (MoveRefused, ApiError, StoreError) as exc:
-            self.refuse(exc.code, exc.message, move=move[:64])
+            self.refuse(exc.code, exc.message, **shown)
 
 
 @router.websocket("/ws/games/{game_id}")
