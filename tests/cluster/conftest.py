@@ -25,6 +25,13 @@ def redis_server() -> Iterator[RedisServer]:
 
 
 @pytest.fixture
+def redis_url(redis_server: RedisServer) -> str:
+    """The session's Redis, emptied: each test's store numbers its games from 1."""
+    redis.Redis.from_url(redis_server.url).flushdb()
+    return redis_server.url
+
+
+@pytest.fixture
 def shared(pg_cluster: PgCluster, redis_server: RedisServer) -> Iterator[Shared]:  # noqa: F811
     url = pg_cluster.new_database()
     db = Database(url)

@@ -15,14 +15,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from tests.cluster.inprocess import holding
 from tests.server.helpers import as_guest, two_player_leaders
 from throne.server.app import create_app
-from throne.server.cluster.lease import Lease
-from throne.server.cluster.node import Cluster
 from throne.server.config import Settings
 from throne.server.match import MoveRefused
-
-UNREACHABLE = "redis://127.0.0.1:9"  # a Cluster whose Redis the test never uses
 
 
 @pytest.fixture
@@ -30,15 +27,6 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
     settings = Settings(data_dir=tmp_path, secret_key="k", abandon_timeout=3600.0)
     with TestClient(create_app(settings)) as c:
         yield c
-
-
-def _holding(client: TestClient, game_id: int, deadline: float) -> Cluster:
-    """A cluster node (its Redis unused) that holds the lease of `game_id` until `deadline` (monotonic)."""
-    hub = client.app.state.hub
-    cluster = Cluster(hub, UNREACHABLE, node="n1")
-    cluster.leases.held[game_id] = Lease(game_id, 7, deadline)
-    hub.cluster = cluster
-    return cluster
 
 
 def test_a_bot_move_refused_while_the_lease_was_late_is_played_once_it_is_renewed(client: TestClient) -> None:
@@ -65,7 +53,7 @@ def test_a_bot_move_refused_while_the_lease_was_late_is_played_once_it_is_renewe
     game_id = r.json()["game"]["id"]
     match = hub.matches[game_id]
     assert match.state.to_play == 0  # the bot (engine seat 0) thinks about the first move
-    cluster = _holding(client, game_id, time.monotonic() + 60)
+    cluster = holding(client, game_id, time.monotonic() + 60)
 
     async def scenario() -> int:
         cluster.leases.held[game_id].deadline = time.monotonic() - 0.01  # the renewal is late...
@@ -110,7 +98,7 @@ def test_a_seat_taken_back_while_the_lease_was_late_is_not_left_to_nobody(client
     hub.chooser = bot
     present: set[int] = set()
     hub.present_seats = lambda g: set(present)  # type: ignore[method-assign]
-    cluster = _holding(client, game_id, time.monotonic() + 60)
+    cluster = holding(client, game_id, time.monotonic() + 60)
     reclaim = match._reclaim
     tried: list[int] = []
 

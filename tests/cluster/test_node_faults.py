@@ -20,17 +20,16 @@ import redis
 import redis.asyncio as aioredis
 from fastapi.testclient import TestClient
 
+from tests.cluster.inprocess import UNREACHABLE, holding
 from tests.cluster.nodes import RoomSocket
-from tests.cluster.redisd import RedisServer
 from tests.server.helpers import two_player_leaders
 from throne.server.app import create_app
-from throne.server.cluster.lease import Lease, Leases
+from throne.server.cluster.lease import Leases
 from throne.server.cluster.node import NODES, Cluster, Presence, presence_key, room_channel
 from throne.server.config import Settings
 from throne.server.match import MoveRefused
 from throne.store.repo import StoreUnavailable
 
-UNREACHABLE = "redis://127.0.0.1:9"  # for a Cluster whose Redis the test never uses
 LAPSE_TTL = 0.6  # the lease time of the heartbeat lapse test
 
 
@@ -40,27 +39,11 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
         yield c
 
 
-@pytest.fixture
-def redis_url(redis_server: RedisServer) -> str:
-    """The session's Redis, emptied: each test's store numbers its games from 1."""
-    redis.Redis.from_url(redis_server.url).flushdb()
-    return redis_server.url
-
-
-def _holding(client: TestClient, game_id: int, deadline: float) -> Cluster:
-    """A cluster node (its Redis unused) that holds the lease of `game_id` until `deadline` (monotonic)."""
-    hub = client.app.state.hub
-    cluster = Cluster(hub, UNREACHABLE, node="n1")
-    cluster.leases.held[game_id] = Lease(game_id, 7, deadline)
-    hub.cluster = cluster
-    return cluster
-
-
 def test_a_move_committing_when_the_lease_runs_out_is_answered(client: TestClient) -> None:
     hub = client.app.state.hub
     game_id, _ = two_player_leaders(client)
     match = hub.matches[game_id]
-    cluster = _holding(client, game_id, time.monotonic() + 60)
+    cluster = holding(client, game_id, time.monotonic() + 60)
     write = hub.commits.write
 
     async def slow_write(moves: Any) -> Any:  # a busy database: the commit takes a moment
@@ -172,7 +155,7 @@ def test_a_node_without_the_lease_writes_no_take_over_and_backs_off(client: Test
     hub = client.app.state.hub
     game_id, _ = two_player_leaders(client)  # unrated: an abandoned seat is handed to a bot
     match = hub.matches[game_id]
-    _holding(client, game_id, time.monotonic() - 0.1)  # its lease lapsed; the keeper has not dropped it yet
+    holding(client, game_id, time.monotonic() - 0.1)  # its lease lapsed; the keeper has not dropped it yet
     seat = match.state.to_play
     tries = 0
     takeover = match._takeover
@@ -393,7 +376,7 @@ def test_a_stale_owners_take_over_is_refused_by_the_store(client: TestClient) ->
     hub = client.app.state.hub
     game_id, _ = two_player_leaders(client)  # unrated: an abandoned seat is handed to a bot
     match = hub.matches[game_id]
-    _holding(client, game_id, time.monotonic() + 0.2)  # token 7, the lease nearly over
+    holding(client, game_id, time.monotonic() + 0.2)  # token 7, the lease nearly over
     seat = match.state.to_play
     db = hub.db
 

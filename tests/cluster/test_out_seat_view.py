@@ -12,12 +12,11 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from tests.cluster.inprocess import UNREACHABLE
 from tests.server.test_hidden_controls import hidden_table, random_bots
 from throne.server.app import create_app
 from throne.server.cluster.node import Cluster
 from throne.server.config import Settings
-
-UNREACHABLE = "redis://127.0.0.1:9"
 
 
 @pytest.fixture

@@ -10,23 +10,15 @@ from typing import Any
 
 import httpx
 import pytest
-import redis
 import redis.asyncio as aioredis
 
+from tests.cluster.inprocess import UNREACHABLE
 from tests.cluster.nodes import Shared, ready_nodes
-from tests.cluster.redisd import RedisServer
 from throne.server.cluster.ratelimit import SharedRateLimiter, bucket_key
 from throne.server.errors import ApiError
 from throne.server.ratelimit import DEFAULT_LIMITS, Limit
 
-UNREACHABLE = "redis://127.0.0.1:9"
 LIMITS = {"login:ip": Limit(3, 6), "login:user": Limit(5, 60)}  # the address: 3 at once, then one per 10 s
-
-
-@pytest.fixture
-def redis_url(redis_server: RedisServer) -> str:
-    redis.Redis.from_url(redis_server.url).flushdb()
-    return redis_server.url
 
 
 async def _refusal(limiter: SharedRateLimiter, ip: str, user: str | None = None) -> ApiError:

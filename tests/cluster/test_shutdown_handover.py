@@ -14,7 +14,6 @@ import pytest
 import redis
 from fastapi.testclient import TestClient
 
-from tests.cluster.redisd import RedisServer
 from tests.server.helpers import as_guest, two_player_leaders
 from throne.server.app import create_app
 from throne.server.cluster.lease import EXPIRY, lease_key
@@ -26,12 +25,6 @@ from throne.server.config import Settings
 def client(tmp_path: Path) -> Iterator[TestClient]:
     with TestClient(create_app(Settings(data_dir=tmp_path, secret_key="k", abandon_timeout=3600.0))) as c:
         yield c
-
-
-@pytest.fixture
-def redis_url(redis_server: RedisServer) -> str:
-    redis.Redis.from_url(redis_server.url).flushdb()
-    return redis_server.url
 
 
 def test_a_game_being_adopted_when_the_node_stops_is_handed_over(client: TestClient, redis_url: str) -> None:

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.server.helpers import as_guest, server_settings
+from tests.server.helpers import as_guest, join_as, seat_view, server_settings
 from throne.server import lobby
 from throne.server.app import create_app
 from throne.server.games import kind_of, rebuild
@@ -104,27 +104,16 @@ def _make_table(
     client: TestClient, game: str, players: int, control: dict[str, Any] | None
 ) -> tuple[int, dict[int, str], dict[str, str]]:
     """A live table of `players` guests; {engine seat: token} and a spectator's session cookies."""
-    tokens = []
-    game_id = 0
-    for n in range(players):
-        as_guest(client, f"p{n}")
-        if n == 0:
-            body = {"game": game, "players": players, "time_control": control or {"kind": "untimed"}}
-            r = client.post("/api/games", json=body)
-            assert r.status_code == 201, r.text
-            game_id = r.json()["game"]["id"]
-        else:
-            r = client.post(f"/api/games/{game_id}/join", json={})
-            assert r.status_code == 200, r.text
-        tokens.append(r.json()["token"])
+    as_guest(client, "p0")
+    body = {"game": game, "players": players, "time_control": control or {"kind": "untimed"}}
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    game_id = r.json()["game"]["id"]
+    tokens = [r.json()["token"], *(join_as(client, game_id, f"p{n}") for n in range(1, players))]
+    client.cookies.clear()
     as_guest(client, "watcher")
     watcher = dict(client.cookies)
-    client.cookies.clear()
-    seats = {}
-    for token in tokens:
-        seat = client.get(f"/api/games/{game_id}/view", headers={"X-Seat-Token": token}).json()["seat"]
-        seats[seat] = token
-    return game_id, seats, watcher
+    return game_id, {seat_view(client, game_id, t)["seat"]: t for t in tokens}, watcher
 
 
 def _random_bots(hub: Any) -> None:
