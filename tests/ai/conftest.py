@@ -4,7 +4,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from throne import ai
+from throne import ai, games
 from throne.ai.base import Budget
 from throne.ai.mcts import MctsBot
 from throne.ai.random_bot import RandomBot
@@ -13,8 +13,10 @@ from .toy import NIM, TICTACTOE
 from .toy_bots import CrashingBot, ExitingBot, IllegalBot, SleepingBot
 
 
-@pytest.fixture(scope="session", autouse=True)
+@pytest.fixture(scope="package", autouse=True)
 def toy_games() -> Iterator[None]:
+    """The toy games of these tests, registered while they run: the tests of other packages see only the real
+    games (`throne serve` checks its take-over bot against every registered game)."""
     for spec in (TICTACTOE, NIM):
         ai.register_game(spec)
         ai.register_bot(spec.id, "random", RandomBot, "uniformly random legal moves")
@@ -28,3 +30,5 @@ def toy_games() -> Iterator[None]:
             ai.register_bot(spec.id, name, factory, f"test bot: {name}")
     yield
     ai.shutdown()
+    for spec in (TICTACTOE, NIM):
+        games.unregister(spec.id)

@@ -188,7 +188,7 @@ def winner_name(seat_of: dict[str, int], final: dict[str, Any]) -> str:
     return next(name for name, seat in seat_of.items() if seat == final["result"]["winner"])
 
 
-def _setup_done(client: TestClient, game_id: int, sockets: dict[str, Any], seat_of: dict[str, int]) -> dict:
+def setup_done(client: TestClient, game_id: int, sockets: dict[str, Any], seat_of: dict[str, int]) -> dict:
     """Every person makes their setup choice (it reveals nothing) as their turn comes; returns {name: last
     state}; the game stops once the setup is over (the test's bot plays only setup choices)."""
     last: dict[str, dict[str, Any]] = {name: next_of(ws, "state") for name, ws in sockets.items()}
@@ -208,7 +208,7 @@ def _setup_done(client: TestClient, game_id: int, sockets: dict[str, Any], seat_
         last[name] = state_from(sockets[name], top + 1)
 
 
-def _setup_bot(hub: Any) -> None:
+def setup_bot(hub: Any) -> None:
     """A bot that makes its setup choice at once and then thinks for ever (nothing else moves)."""
 
     async def choose(_game: str, state: Any, _seat: int, _bot: str, **_kw: Any) -> str:
@@ -220,7 +220,7 @@ def _setup_bot(hub: Any) -> None:
 
 
 def test_a_takeback_needs_every_other_person(client: TestClient, fake: FakeTime) -> None:
-    _setup_bot(client.app.state.hub)
+    setup_bot(client.app.state.hub)
     game_id, seat_of, tokens = hidden_table(client, ["ann", "bob", "cem"])
     with (
         client.websocket_connect(f"/ws/games/{game_id}") as ann,
@@ -230,7 +230,7 @@ def test_a_takeback_needs_every_other_person(client: TestClient, fake: FakeTime)
         sockets = {"ann": ann, "bob": bob, "cem": cem}
         for name, ws in sockets.items():
             hello(ws, tokens[name])
-        last = _setup_done(client, game_id, sockets, seat_of)
+        last = setup_done(client, game_id, sockets, seat_of)
         ply = max(s["ply"] for s in last.values())
         assert ply == 3
         ann.send_json({"type": "takeback_request"})
@@ -253,7 +253,7 @@ def test_a_takeback_needs_every_other_person(client: TestClient, fake: FakeTime)
 
 
 def test_a_bot_accepts_a_takeback_in_an_unrated_game_of_three(client: TestClient, fake: FakeTime) -> None:
-    _setup_bot(client.app.state.hub)
+    setup_bot(client.app.state.hub)
     game_id, seat_of, tokens = hidden_table(client, ["ann", "bob"], bots=1)
     with (
         client.websocket_connect(f"/ws/games/{game_id}") as ann,
@@ -262,7 +262,7 @@ def test_a_bot_accepts_a_takeback_in_an_unrated_game_of_three(client: TestClient
         sockets = {"ann": ann, "bob": bob}
         for name, ws in sockets.items():
             hello(ws, tokens[name])
-        last = _setup_done(client, game_id, sockets, seat_of)
+        last = setup_done(client, game_id, sockets, seat_of)
         ply = max(s["ply"] for s in last.values())
         bob.send_json({"type": "takeback_request"})
         next_of(ann, "state", lambda m: m["offers"]["takeback"] == seat_of["bob"])

@@ -83,7 +83,7 @@ class Caps:
             if match.over or not any(x.kind == "bot" and not x.takeover for x in match.info.seats):
                 continue
             ip_games += self._creator_ip.get(match.game_id) == key
-            bot_only += all(x.kind == "bot" for x in match.info.seats)
+            bot_only += all(x.kind == "bot" and not x.takeover for x in match.info.seats)
         if mine >= s.max_bot_games_per_user:
             raise _too_many("games with bots", s.max_bot_games_per_user, "player")
         if ip_games >= s.max_bot_games_per_ip:

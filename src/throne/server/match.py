@@ -539,6 +539,7 @@ class Match:
         except StalePly:
             raise MoveRefused("owner_moved", "the game moved to another server; send it again") from None
         self.away_since.pop(seat, None)
+        await self._seat_changed_hands(seat)
         log.info("game %s: seat %d %s; bot %r plays it to the end", self.game_id, seat, reason, bot)
         self.hub.broadcast_table(self.info)
         self.hub.broadcast_state(self)
@@ -632,13 +633,35 @@ class Match:
             self.hub.broadcast_state(self)
             return
         self._takeback_yes.add(seat)
-        agreed = {asker, *self._takeback_yes}
-        waiting = [s.seat for s in self.info.seats if s.kind == "human" and s.seat not in agreed]
-        if waiting:
+        if not await self._take_back_if_agreed():
             self.hub.broadcast_state(self)
-            return
+
+    async def _take_back_if_agreed(self) -> bool:
+        """Makes the pending takeback once every other person accepted it; False while one has not."""
+        asker = self.takeback
+        agreed = {asker, *self._takeback_yes}
+        if any(s.kind == "human" and s.seat not in agreed for s in self.info.seats):
+            return False
         keep, state = await self._takeback_point(asker, False)
         await self._take_back(keep, state)
+        return True
+
+    async def _seat_changed_hands(self, seat: int) -> None:
+        """A bot plays `seat` from now on: its person's draw offer or takeback request goes with them, and a
+        takeback request waits no more for their answer (a bot accepts in unrated games, declines in rated
+        ones)."""
+        if self.draw_offer == seat:
+            self.draw_offer = None
+        if self.takeback is None:
+            return
+        self._takeback_yes.discard(seat)
+        if self.takeback == seat or self.info.rated:
+            self.takeback = None
+            return
+        try:
+            await self._take_back_if_agreed()
+        except MoveRefused:  # the position could not be taken back: the request is dropped
+            self.takeback = None
 
     async def _takeback_point(self, seat: int, undo: bool) -> tuple[int, Any]:
         from throne.server import takeback as tb
@@ -859,6 +882,7 @@ class Match:
         self.backoff.reset()
         self._takeover_at = 0.0
         self.away_since.pop(seat, None)
+        await self._seat_changed_hands(seat)
         log.info("game %s: seat %d abandoned, bot %r takes over", self.game_id, seat, bot)
         self.hub.broadcast_table(self.info)
         self.hub.broadcast_state(self)  # the seat's connections, if any come back, are no longer to move

@@ -108,6 +108,7 @@ def check_services(settings: Settings) -> None:
     cluster node, and the bots' settings, which are read only at the first bot move."""
     from sqlalchemy import make_url
 
+    from throne import games
     from throne.ai import registry, worker
     from throne.ai.base import UnknownBotError
 
@@ -117,7 +118,7 @@ def check_services(settings: Settings) -> None:
         raise StartupError(f"cannot use the data directory {settings.data_dir}: {exc.strerror}") from None
     try:
         worker.configured_size()
-        for game in registry.game_names():
+        for game in games.ids():  # the games this server serves
             registry.bot_entry(game, settings.takeover_bot)
     except UnknownBotError as exc:
         raise StartupError(f"THRONE_TAKEOVER_BOT: {exc}") from None

@@ -794,7 +794,12 @@ class Repo:
             .where(Seat.game_id == Game.id, Seat.kind == "bot", Seat.takeover.is_not(True))
             .exists()
         )
-        person = select(Seat.id).where(Seat.game_id == Game.id, Seat.kind != "bot").exists()
+        # a person's seat, even if a bot plays it on after they resigned, ran out of time or left
+        person = (
+            select(Seat.id)
+            .where(Seat.game_id == Game.id, (Seat.kind != "bot") | Seat.takeover.is_(True))
+            .exists()
+        )
         bots_only = (Game.status == "live") & ~person
         q = select(func.count(), func.count().filter(bots_only)).where(
             Game.status.in_(("open", "live")), Game.creator_id == user_id, own_bot
