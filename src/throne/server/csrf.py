@@ -41,7 +41,10 @@ def from_this_site(origin: str, host: str, allowed_origins: frozenset[str]) -> b
     public address when a proxy rewrites Host). HTTP requests and game sockets ask the same."""
     if origin == "null":
         return False
-    parts = urlsplit(origin.lower())
+    try:
+        parts = urlsplit(origin.lower())
+    except ValueError:  # not a URL ("http://[", an unclosed IPv6 address): no site's
+        return False
     return parts.netloc == host.lower() or f"{parts.scheme}://{parts.netloc}" in allowed_origins
 
 

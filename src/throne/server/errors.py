@@ -9,6 +9,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from throne.server.headers import security_headers
 from throne.store.repo import StoreError, StoreUnavailable
 
 log = logging.getLogger(__name__)
@@ -59,9 +60,11 @@ async def database_error_handler(_request: Request, exc: Exception) -> JSONRespo
     )
 
 
-async def unexpected_error_handler(_request: Request, exc: Exception) -> JSONResponse:
-    """Any other failure: a JSON 500 like every other error (the details stay in the server log)."""
-    return JSONResponse(error_body("server_error", "the server failed to answer this request"), 500)
+async def unexpected_error_handler(request: Request, exc: Exception) -> JSONResponse:
+    """Any other failure: a JSON 500 like every other error (the details stay in the server log), with the
+    security headers every response carries."""
+    headers = security_headers(request.url.path, request.headers.get("host", ""))
+    return JSONResponse(error_body("server_error", "the server failed to answer this request"), 500, headers)
 
 
 async def validation_error_handler(_request: Request, exc: Exception) -> JSONResponse:
@@ -71,6 +74,9 @@ async def validation_error_handler(_request: Request, exc: Exception) -> JSONRes
         return JSONResponse(error_body("bad_json", "the body is not valid JSON"), status_code=400)
     parts = []
     for err in exc.errors()[:5]:
-        loc = ".".join(str(x) for x in err.get("loc", ()) if x != "body") or "body"
+        where = [x for x in err.get("loc", ()) if x != "body"]
+        # the field's name (after its source: query, path...), not what follows it: a mapping's keys are sent
+        depth = 2 if where and where[0] in ("query", "path", "header", "cookie") else 1
+        loc = ".".join(str(x) for x in where[:depth]) or "body"
         parts.append(f"{loc}: {err.get('msg', 'invalid')}")
     return JSONResponse(error_body("invalid_request", "; ".join(parts) or "invalid request"), status_code=422)

@@ -36,6 +36,12 @@ def csp_for(path: str, host: str) -> str:
     return PAGE_CSP.format(connect=connect)
 
 
+def security_headers(path: str, host: str) -> dict[str, str]:
+    """What `SecurityHeaders` adds, for a response made outside it: Starlette's 500, made by its outermost
+    middleware."""
+    return {"content-security-policy": csp_for(path, host), **{k.decode(): v.decode() for k, v in FIXED}}
+
+
 class SecurityHeaders:
     def __init__(self, app: Any) -> None:
         self.app = app

@@ -10,9 +10,9 @@ from pydantic import BaseModel, Field, StrictBool, StrictInt
 
 from throne.server.auth import clean_name, current_user, hub_of, rate_limit, set_session
 from throne.server.errors import ApiError
-from throne.server.passwords import password_problem
+from throne.server.passwords import MAX_LENGTH, password_problem
 from throne.server.sessions import COOKIE, hash_password, verify_password
-from throne.server.validate import INT63_MAX
+from throne.server.validate import ID_MAX
 from throne.store.models import User
 from throne.store.repo import NotFound, UsernameTaken
 
@@ -53,25 +53,27 @@ class GuestIn(BaseModel):
     name: str
 
 
+# Passwords have no length bound here: `password_problem` refuses a new one outside 8-128 characters
+# (`bad_password`), and a longer current one is wrong without hashing it (`bad_credentials`).
 class RegisterIn(BaseModel):
     username: str
-    password: str = Field(max_length=1000)
+    password: str
     name: str | None = None
 
 
 class PasswordIn(BaseModel):
-    password: str = Field(max_length=1000)
-    new_password: str = Field(max_length=1000)
+    password: str
+    new_password: str
 
 
 class MuteIn(BaseModel):
-    user_id: StrictInt = Field(ge=1, le=INT63_MAX)
+    user_id: StrictInt = Field(ge=1, le=ID_MAX)
     muted: StrictBool
 
 
 class LoginIn(BaseModel):
     username: str = Field(max_length=200)  # bounds the rate limiter's key; no username is that long
-    password: str = Field(max_length=1000)
+    password: str
 
 
 def user_json(user: User | None) -> dict | None:
@@ -120,13 +122,21 @@ async def register(body: RegisterIn, request: Request, response: Response) -> di
     return {"user": user_json(user)}
 
 
+async def _verified(password_hash: str | None, password: str) -> bool:
+    """The password matches the hash (None: the dummy hash, never a match); one longer than any password can
+    be is wrong without hashing it."""
+    if len(password) > MAX_LENGTH:
+        return False
+    return await asyncio.to_thread(verify_password, password_hash, password)
+
+
 @router.post("/login")
 async def login(body: LoginIn, request: Request, response: Response) -> dict:
     await rate_limit(request, "login", f"name:{body.username.lower()}")
     hub = hub_of(request)
     user = await hub.db(hub.repo.user_by_username, body.username)
     # One argon2 verify either way (a dummy one without an account): the answer time tells nothing.
-    ok = await asyncio.to_thread(verify_password, user.password_hash if user else None, body.password)
+    ok = await _verified(user.password_hash if user else None, body.password)
     if user is None or not ok:
         raise ApiError(401, "bad_credentials", "unknown username or wrong password")
     set_session(request, response, user)
@@ -140,7 +150,7 @@ async def change_password(body: PasswordIn, request: Request, response: Response
     if user is None or user.username is None:
         raise ApiError(401, "login_needed", "log in with a registered account to change its password")
     await rate_limit(request, "password", f"uid:{user.id}")
-    if not await asyncio.to_thread(verify_password, user.password_hash, body.password):
+    if not await _verified(user.password_hash, body.password):
         raise ApiError(401, "bad_credentials", "the current password is wrong")
     problem = password_problem(body.new_password, user.username)
     if problem is not None:
