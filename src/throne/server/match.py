@@ -343,13 +343,15 @@ class Match:
         """Answers every move and control still queued with MoveRefused(code), and the one a halted owner
         loop was handling (its commit may have been stored or not: sent again with its ply, a stored move is
         answered `stale`)."""
-        if self._handling is not None and self._handling.done is not None and not self._handling.done.done():
-            self._handling.done.set_exception(MoveRefused(code, message))
+        waiting = [self._handling] if self._handling is not None else []
         self._handling = None
         while not self.inbox.empty():
-            item = self.inbox.get_nowait()
+            waiting.append(self.inbox.get_nowait())
+        for item in waiting:
             if isinstance(item, (_Move, _Control)) and item.done is not None and not item.done.done():
                 item.done.set_exception(MoveRefused(code, message))
+                if isinstance(item, _Move):
+                    self.hub.metrics.refused.labels(code).inc()
 
     async def _apply(self, item: _Move) -> int:
         if self._dirty:
@@ -394,7 +396,9 @@ class Match:
         try:
             self.events.add(self.kind, self.ply, item.seat, live, item.move, state)
         except Exception:  # a description that fails must not undo a committed move
-            log.exception("game %s: no events for move %d", self.game_id, self.ply)
+            log.exception(
+                "game %s: no events for move %d", self.game_id, self.ply, extra={"game_id": self.game_id}
+            )
         if result is not None:
             self.info.status, self.info.result = "finished", result
         self.hub.broadcast_state(self)
@@ -749,7 +753,9 @@ class Match:
         try:
             self.events.add(self.kind, self.ply, seat, before, move, self.state)
         except Exception:  # a description that fails must not stop the game
-            log.exception("game %s: no events for move %d", self.game_id, self.ply)
+            log.exception(
+                "game %s: no events for move %d", self.game_id, self.ply, extra={"game_id": self.game_id}
+            )
 
     async def _reload(self) -> bool:
         """Rebuilds the state from what is committed (the database is the truth); False if that failed.

@@ -140,6 +140,7 @@ class Cluster:
         self._scan_now = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._background: set[asyncio.Task[Any]] = set()
+        self._upkeep_ok_at = time.monotonic()  # the end of the keeper's last round that reached Redis
         self._claiming: set[int] = set()
         self.stopping = False
 
@@ -203,12 +204,15 @@ class Cluster:
                 await asyncio.wait_for(closing, 2.0)
 
     async def ready(self) -> str | None:
-        """None when Redis answers; else why not (readiness)."""
+        """None when Redis answers and the leases were kept up within a lease time; else why not
+        (readiness: a node that can hold no lease can run no game)."""
         try:
             await asyncio.wait_for(self.redis.ping(), self.timeout)
         except Exception as exc:  # the details (its address among them) go to the log, not to the caller
             log.warning("cluster: redis is unreachable: %r", exc)
             return "redis is unreachable"
+        if time.monotonic() - self._upkeep_ok_at > self.ttl:
+            return "the lease upkeep is failing"
         return None
 
     def _spawn(self, coro: Any) -> None:
@@ -233,10 +237,17 @@ class Cluster:
         except Exception as exc:
             if isinstance(exc, RedisError):  # Redis failing: its message says it all
                 log.warning(
-                    "game %s: no lease for the new game (redis: %s); another node will claim it", game, exc
+                    "game %s: no lease for the new game (redis: %s); another node will claim it",
+                    game,
+                    exc,
+                    extra={"game_id": game},
                 )
             else:
-                log.exception("game %s: no lease for the new game; another node will claim it", game)
+                log.exception(
+                    "game %s: no lease for the new game; another node will claim it",
+                    game,
+                    extra={"game_id": game},
+                )
             self._spawn(self._give_up(game))
             return False
         return True
@@ -286,6 +297,7 @@ class Cluster:
                     last_index = -REINDEX_EVERY
                     rejoin = REJOIN_ROUNDS
                 failed = False
+                self._upkeep_ok_at = time.monotonic()
                 if rejoin:
                     rejoin -= 1
                     self._announce_all()
@@ -419,10 +431,12 @@ class Cluster:
             if before is not None:
                 match.describe_last(before, *moves[-1])
             self._published.pop(game, None)
-            log.info("game %s claimed by node %s at ply %d", game, self.node, info.ply)
+            log.info(
+                "game %s claimed by node %s at ply %d", game, self.node, info.ply, extra={"game_id": game}
+            )
             hub.broadcast_state(match)  # sockets that reconnected meanwhile resume from here
         except Exception:
-            log.exception("game %s: claim failed; handing it back", game)
+            log.exception("game %s: claim failed; handing it back", game, extra={"game_id": game})
             with contextlib.suppress(Exception):
                 await self.leases.release(game, done=False)
         finally:
@@ -452,7 +466,12 @@ class Cluster:
         self.leases.held.pop(game, None)
         if match is None:
             return
-        log.warning("game %s: node %s lost its lease; another node continues the game", game, self.node)
+        log.warning(
+            "game %s: node %s lost its lease; another node continues the game",
+            game,
+            self.node,
+            extra={"game_id": game},
+        )
         await match.halt()
         match.refuse_pending("owner_moved", "the game moved to another server; send it again")
         await self._unwatch_if_idle(game)
@@ -660,7 +679,11 @@ class Cluster:
                 self._announced.discard(game)
         for game, result in zip(fenced, results, strict=False):
             if game is not None and result == -1:
-                log.warning("game %s: state not published: this node no longer holds the lease", game)
+                log.warning(
+                    "game %s: state not published: this node no longer holds the lease",
+                    game,
+                    extra={"game_id": game},
+                )
 
     # ---- receiving -----------------------------------------------------------------------------------------
     async def _listen(self) -> None:
@@ -774,12 +797,22 @@ class Cluster:
         try:
             return await self._route(game, op, fields)
         except RedisError as exc:
-            log.warning("game %s: a %s could not be routed: redis failed (%s)", game, op, exc)
-            raise MoveRefused(
-                "owner_unavailable", "the servers cannot reach each other right now; try again shortly"
+            log.warning(
+                "game %s: a %s could not be routed: redis failed (%s)", game, op, exc, extra={"game_id": game}
+            )
+            raise self._refusal(
+                op, "owner_unavailable", "the servers cannot reach each other right now; try again shortly"
             ) from None
         except StoreUnavailable:  # (the store read that tells an ownerless game's status)
-            raise MoveRefused("store_unavailable", "the game store is failing; try again shortly") from None
+            raise self._refusal(
+                op, "store_unavailable", "the game store is failing; try again shortly"
+            ) from None
+
+    def _refusal(self, op: str, code: str, message: str) -> MoveRefused:
+        """A request this node refuses itself (an owner counts the refusals it makes): a move's is counted."""
+        if op == "move":
+            self.hub.metrics.refused.labels(code).inc()
+        return MoveRefused(code, message)
 
     async def _route(self, game: int, op: str, fields: dict[str, Any]) -> Any:
         end = time.monotonic() + self.route_wait
@@ -800,8 +833,8 @@ class Cluster:
                         try:
                             reply = await asyncio.wait_for(future, self.reply_wait)
                         except TimeoutError:
-                            raise MoveRefused(
-                                "owner_unavailable", "the server of this game did not answer; try again"
+                            raise self._refusal(
+                                op, "owner_unavailable", "the server of this game did not answer; try again"
                             ) from None
                         if not reply.get("moved"):
                             return _unpack(reply)
@@ -814,7 +847,9 @@ class Cluster:
                     raise ApiError(409, code, f"game {game} is {info.status}")
                 self._scan_now.set()  # an orphan: claim it (here or elsewhere) without waiting
             if time.monotonic() > end:
-                raise MoveRefused("owner_unavailable", "the game is moving to another server; try again")
+                raise self._refusal(
+                    op, "owner_unavailable", "the game is moving to another server; try again"
+                )
             await asyncio.sleep(0.05)
 
     async def _local(self, game: int, op: str, fields: dict[str, Any]) -> Any:
@@ -857,7 +892,7 @@ class Cluster:
         except ApiError as exc:
             reply["api"] = [exc.status, exc.code, exc.message]
         except Exception:
-            log.exception("game %s: a routed %s failed", game, request.get("op"))
+            log.exception("game %s: a routed %s failed", game, request.get("op"), extra={"game_id": game})
             reply["refused"] = ["server_error", "the server failed to handle the request", {}]
         with contextlib.suppress(Exception):
             await self.redis.publish(node_channel(request["from"]), dumps(reply))
