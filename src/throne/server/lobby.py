@@ -517,10 +517,7 @@ class Hub:
                 return await self.db(self.repo.get_game, info.id)
             kind = kind_of(started.game)
             state = initial_state(kind, started)
-            seat_of = {s.id: s.seat for s in started.seats}
-            for conn in self.rooms.get(started.id, ()):
-                if conn.occupant is not None:
-                    conn.seat = seat_of.get(conn.occupant)
+            self.reseat(started.id, {s.id: s.seat for s in started.seats})
             if self.cluster is None or await self.cluster.claim_new(started.id):
                 match = self._start_match(started, kind, state)
                 # the table chat opens with the game; without other nodes every message passes through here
@@ -589,6 +586,17 @@ class Hub:
         match = self.matches.get(game_id)
         if match is not None:
             match.presence_changed()
+
+    def reseat(self, game_id: int, seat_of: dict[int, int]) -> bool:
+        """Gives each of the game's sockets here its occupant's engine seat once the game started (`seat_of`:
+        seat row -> engine seat): while the table was open a socket's seat was its table place, which would
+        pass for the engine seat of that number. A row the game does not have left the table: its sockets
+        watch. True when a socket's seat changed."""
+        changed = False
+        for conn in self.rooms.get(game_id, ()):
+            if conn.occupant is not None and conn.seat != seat_of.get(conn.occupant):
+                conn.seat, changed = seat_of.get(conn.occupant), True
+        return changed
 
     def present_seats(self, game_id: int) -> set[int]:
         here = {c.seat for c in self.seated.get(game_id, ()) if c.seat is not None and not c.closed}

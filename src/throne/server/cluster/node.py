@@ -39,7 +39,7 @@ from throne.server.conn import Conn, encode
 from throne.server.errors import ApiError
 from throne.server.games import kind_of, rebuild_with_last
 from throne.server.match import Match, MoveRefused
-from throne.store.repo import NotFound, StoreUnavailable
+from throne.store.repo import GameInfo, NotFound, StoreUnavailable
 
 
 def dumps(obj: Any) -> bytes:
@@ -415,7 +415,7 @@ class Cluster:
             if info.status != "live":
                 # Its owner stored the end and died before the final state went out (the lease of a game
                 # that ended is given up only after that): every node's sockets are shown it now.
-                await self._show_end(game, info.players)
+                await self._show_end(info)
                 await self.leases.release(game, done=True)
                 return
             moves = await hub.db(hub.repo.moves, game)
@@ -427,6 +427,9 @@ class Cluster:
             if not self.leases.holds(game) or self.stopping:
                 await self.leases.release(game, done=False)
                 return
+            # sockets greeted here while the table was open, whose start note never came: their own seats
+            if hub.reseat(game, {s.id: s.seat for s in info.seats}):
+                self.conns_changed(game)
             match = hub._start_match(info, kind, state)
             if before is not None:
                 match.describe_last(before, *moves[-1])
@@ -442,17 +445,20 @@ class Cluster:
         finally:
             self._claiming.discard(game)
 
-    async def _show_end(self, game: int, players: int) -> None:
-        """Sends every socket of an ended game, on every node, its seat's final `state`."""
+    async def _show_end(self, info: GameInfo) -> None:
+        """Sends every socket of an ended game, on every node, its seat's final `state` (the sockets greeted
+        while the table was open are seated first: the note of its start may never have come)."""
+        game, seated = info.id, {s.id: s.seat for s in info.seats}
         messages: dict[str, dict[str, Any]] = {}
-        for seat in (None, *range(players)):
+        for seat in (None, *range(info.players)):
             message = await self.hub.current_state(game, seat)
             if message is not None:
                 messages[_seat_key(seat)] = message
+        self.hub.reseat(game, seated)
         for conn in list(self.hub.rooms.get(game, ())):
             if _seat_key(conn.seat) in messages:
                 conn.send(messages[_seat_key(conn.seat)])
-        self.publish_room(game, {"t": "seats", "msgs": messages})
+        self.publish_room(game, {"t": "seats", "msgs": messages, "seated": seated})
 
     async def _is_live(self, game: int) -> bool:
         try:
@@ -732,18 +738,8 @@ class Cluster:
                 log.warning("cluster: a malformed state note for game %s was ignored", game)
                 return
             ply, views = note["ply"], note["views"]
-            seat_of = {int(k): v for k, v in note["seats"].items()}
-            reseated = False
-            for conn in conns:  # a table that started on another node seated its sockets' occupants
-                if conn.occupant is None:
-                    continue
-                # A seat row the game does not have left the table before the start (through another node,
-                # which demoted only its own sockets): its sockets watch, as `Hub.maybe_start` leaves them.
-                # Kept, their table place would pass for the engine seat of that number.
-                seat = seat_of.get(conn.occupant)
-                if conn.seat != seat:
-                    conn.seat, reseated = seat, True
-            if reseated:
+            # a table that started on another node seated its sockets' occupants
+            if self.hub.reseat(game, {int(k): v for k, v in note["seats"].items()}):
                 self.conns_changed(game)  # the owner learns which seats are present here
             encoded: dict[tuple[int | None, int | None], str] = {}  # re-encoded messages, once each
             for conn in conns:
@@ -765,6 +761,8 @@ class Cluster:
             for conn in conns:
                 conn.send(note["msg"])
         elif kind == "seats":
+            if "seated" in note and self.hub.reseat(game, {int(k): v for k, v in note["seated"].items()}):
+                self.conns_changed(game)
             for conn in conns:
                 message = note["msgs"].get(_seat_key(conn.seat))
                 if message is not None:
