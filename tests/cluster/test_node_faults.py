@@ -20,7 +20,7 @@ import redis
 import redis.asyncio as aioredis
 from fastapi.testclient import TestClient
 
-from tests.cluster.inprocess import UNREACHABLE, holding
+from tests.cluster.inprocess import UNREACHABLE, holding, moves_refused
 from tests.cluster.nodes import RoomSocket
 from tests.server.helpers import two_player_leaders
 from throne.server.app import create_app
@@ -67,6 +67,7 @@ def test_a_move_committing_when_the_lease_runs_out_is_answered(client: TestClien
     finally:
         hub.cluster, hub.commits.write = None, write
     assert isinstance(outcome, MoveRefused) and outcome.code == "owner_moved", outcome
+    assert moves_refused(client, "owner_moved") == 1.0  # counted: the moves failovers bounce show
 
 
 def test_a_new_game_not_set_up_here_is_left_for_another_node(client: TestClient, redis_url: str) -> None:

@@ -8,17 +8,15 @@ import asyncio
 import io
 import json
 import logging
-import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 import redis
 from fastapi.testclient import TestClient
 
-from tests.cluster.inprocess import UNREACHABLE, holding
+from tests.cluster.inprocess import UNREACHABLE, moves_refused
 from tests.cluster.nodes import until
 from tests.cluster.redisd import RedisServer
 from tests.server.helpers import two_player_leaders
@@ -26,20 +24,12 @@ from throne.server import logs
 from throne.server.app import create_app
 from throne.server.cluster.node import Cluster
 from throne.server.config import Settings
-from throne.server.match import MoveRefused
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     with TestClient(create_app(Settings(data_dir=tmp_path, secret_key="k", abandon_timeout=5.0))) as c:
         yield c
-
-
-def refused(client: TestClient, code: str) -> float:
-    """`throne_moves_refused_total{code=...}` as scraped from /metrics (0 when absent)."""
-    text = client.get("/metrics").text
-    found = re.search(rf'^throne_moves_refused_total{{code="{code}"}} (\S+)$', text, re.M)
-    return 0.0 if found is None else float(found.group(1))
 
 
 def test_a_routed_move_refused_owner_unavailable_is_counted(client: TestClient) -> None:
@@ -60,43 +50,9 @@ def test_a_routed_move_refused_owner_unavailable_is_counted(client: TestClient) 
             headers={"X-Seat-Token": tokens[seat]},
         )
         assert r.status_code == 503 and r.json()["error"]["code"] == "owner_unavailable", r.text
-        assert refused(client, "owner_unavailable") == 1.0
+        assert moves_refused(client, "owner_unavailable") == 1.0
     finally:
         hub.cluster = None
-
-
-def test_a_move_refused_owner_moved_when_the_lease_runs_out_is_counted(client: TestClient) -> None:
-    """A move being committed when its node loses the game's lease is answered `owner_moved` (the client
-    sends it again to the new owner). That refusal is counted in
-    `throne_moves_refused_total{code="owner_moved"}`: the moves bounced by failovers and handovers show."""
-    hub = client.app.state.hub
-    game_id, _ = two_player_leaders(client)
-    match = hub.matches[game_id]
-    cluster = holding(client, game_id, time.monotonic() + 60)
-    write = hub.commits.write
-
-    async def slow_write(moves: Any) -> Any:  # the commit takes a moment
-        await asyncio.sleep(0.5)
-        return await write(moves)
-
-    hub.commits.write = slow_write
-    move = match.state.legal_moves()[0]
-
-    async def scenario() -> BaseException | int:
-        submitted = asyncio.ensure_future(match.submit(match.state.to_play, move, 0))
-        await asyncio.sleep(0.1)
-        await cluster._drop(game_id)  # the lease ran out meanwhile
-        try:
-            return await asyncio.wait_for(submitted, 3.0)
-        except (MoveRefused, TimeoutError) as exc:
-            return exc
-
-    try:
-        outcome = client.portal.call(scenario)
-    finally:
-        hub.cluster, hub.commits.write = None, write
-    assert isinstance(outcome, MoveRefused) and outcome.code == "owner_moved", outcome
-    assert refused(client, "owner_moved") == 1.0
 
 
 @pytest.mark.parametrize("which", ["claimed", "lost"])

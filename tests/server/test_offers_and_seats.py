@@ -5,7 +5,9 @@ what the person asked (or had to answer) acts for them no more."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -27,9 +29,23 @@ def _reply(ws: Any, before: int) -> dict[str, Any]:
     raise AssertionError("no error and no takeback")
 
 
-def _three_after_setup(client: TestClient, rated: bool = False) -> tuple[int, dict[str, int], dict[str, str]]:
+@contextlib.contextmanager
+def _ann_asked(
+    client: TestClient, rated: bool = False
+) -> Iterator[tuple[int, dict[str, Any], dict[str, int], int]]:
+    """Hidden Leaders of ann, bob and cem, each on a socket, past the set-up; ann has asked for a takeback
+    and the others saw it: the game id, {name: socket}, {name: engine seat} and the ply."""
     setup_bot(client.app.state.hub)
-    return hidden_table(client, ["ann", "bob", "cem"], rated=rated)
+    game_id, seat_of, tokens = hidden_table(client, ["ann", "bob", "cem"], rated=rated)
+    with contextlib.ExitStack() as stack:
+        sockets = {n: stack.enter_context(client.websocket_connect(f"/ws/games/{game_id}")) for n in tokens}
+        for name, ws in sockets.items():
+            hello(ws, tokens[name])
+        ply = max(s["ply"] for s in setup_done(client, game_id, sockets, seat_of).values())
+        sockets["ann"].send_json({"type": "takeback_request"})
+        for name in ("bob", "cem"):
+            next_of(sockets[name], "state", lambda m: m["offers"]["takeback"] == seat_of["ann"])
+        yield game_id, sockets, seat_of, ply
 
 
 def _ply(client: TestClient, game_id: int) -> int:
@@ -40,19 +56,8 @@ def test_a_takeback_request_is_dropped_when_its_asker_resigns(client: TestClient
     """ann asks to take her move back, then resigns: a bot plays her seat to the end. Her request goes
     with her: the others' yes does not take back a move of a seat that is no longer a person's (a resigned
     person "gets what spectators get" and cannot act for the seat: `not_your_seat`)."""
-    game_id, seat_of, tokens = _three_after_setup(client)
-    with (
-        client.websocket_connect(f"/ws/games/{game_id}") as ann,
-        client.websocket_connect(f"/ws/games/{game_id}") as bob,
-        client.websocket_connect(f"/ws/games/{game_id}") as cem,
-    ):
-        sockets = {"ann": ann, "bob": bob, "cem": cem}
-        for name, ws in sockets.items():
-            hello(ws, tokens[name])
-        ply = max(s["ply"] for s in setup_done(client, game_id, sockets, seat_of).values())
-        ann.send_json({"type": "takeback_request"})
-        for ws in (bob, cem):
-            next_of(ws, "state", lambda m: m["offers"]["takeback"] == seat_of["ann"])
+    with _ann_asked(client) as (game_id, sockets, _seat_of, ply):
+        ann, bob, cem = sockets.values()
         ann.send_json({"type": "resign"})
         next_of(ann, "state", lambda m: m["seat"] is None)  # a bot plays ann's seat now
         bob.send_json({"type": "takeback_answer", "accept": True})
@@ -69,19 +74,8 @@ def test_a_rated_takeback_is_not_made_once_a_bot_plays_a_seat(client: TestClient
     "with no other person at the table the bots answer at once: they accept in unrated games and decline in
     rated ones (`takeback_declined`)" and "bots at the table count as accepting in unrated games": a bot at a
     rated table declines, so the takeback is not made (ann asking now gets `takeback_declined`)."""
-    game_id, seat_of, tokens = _three_after_setup(client, rated=True)
-    with (
-        client.websocket_connect(f"/ws/games/{game_id}") as ann,
-        client.websocket_connect(f"/ws/games/{game_id}") as bob,
-        client.websocket_connect(f"/ws/games/{game_id}") as cem,
-    ):
-        sockets = {"ann": ann, "bob": bob, "cem": cem}
-        for name, ws in sockets.items():
-            hello(ws, tokens[name])
-        ply = max(s["ply"] for s in setup_done(client, game_id, sockets, seat_of).values())
-        ann.send_json({"type": "takeback_request"})
-        for ws in (bob, cem):
-            next_of(ws, "state", lambda m: m["offers"]["takeback"] == seat_of["ann"])
+    with _ann_asked(client, rated=True) as (game_id, sockets, _seat_of, ply):
+        _ann, bob, cem = sockets.values()
         cem.send_json({"type": "resign"})
         next_of(cem, "state", lambda m: m["seat"] is None)
         bob.send_json({"type": "takeback_answer", "accept": True})
@@ -96,18 +90,8 @@ def test_a_takeback_every_remaining_person_accepted_is_made_when_the_last_one_re
     """Unrated: ann asks, bob accepts, cem (the last one to answer) resigns instead. The docs: "once every
     other person accepted it is made (...; bots at the table count as accepting in unrated games)". Every
     other person has accepted now, so the takeback is made (it does not hang with ann unable to ask again)."""
-    game_id, seat_of, tokens = _three_after_setup(client)
-    with (
-        client.websocket_connect(f"/ws/games/{game_id}") as ann,
-        client.websocket_connect(f"/ws/games/{game_id}") as bob,
-        client.websocket_connect(f"/ws/games/{game_id}") as cem,
-    ):
-        sockets = {"ann": ann, "bob": bob, "cem": cem}
-        for name, ws in sockets.items():
-            hello(ws, tokens[name])
-        ply = max(s["ply"] for s in setup_done(client, game_id, sockets, seat_of).values())
-        ann.send_json({"type": "takeback_request"})
-        next_of(bob, "state", lambda m: m["offers"]["takeback"] == seat_of["ann"])
+    with _ann_asked(client) as (game_id, sockets, seat_of, ply):
+        _ann, bob, cem = sockets.values()
         bob.send_json({"type": "takeback_answer", "accept": True})
         next_of(cem, "state", lambda m: m["offers"]["takeback_accepted"] == [seat_of["bob"]])
         cem.send_json({"type": "resign"})
