@@ -7,29 +7,31 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from throne.server.ratelimit import Limit
 from throne.store.db import default_sqlite_url
 
+N = TypeVar("N", int, float)
+
 
 def _env_float(name: str, default: float) -> float:
-    raw = os.environ.get(name)
-    if not raw:
-        return default
-    try:
-        return float(raw)
-    except ValueError:
-        raise ValueError(f"{name} must be a number, not {raw!r}") from None
+    return _env_number(name, default, float, "a number")
 
 
 def _env_int(name: str, default: int) -> int:
+    return _env_number(name, default, int, "a whole number")
+
+
+def _env_number(name: str, default: N, parse: Callable[[str], N], what: str) -> N:
+    """The variable `name` read by `parse` (unset or empty: `default`); a ValueError naming it otherwise."""
     raw = os.environ.get(name)
     if not raw:
         return default
     try:
-        return int(raw)
+        return parse(raw)
     except ValueError:
-        raise ValueError(f"{name} must be a whole number, not {raw!r}") from None
+        raise ValueError(f"{name} must be {what}, not {raw!r}") from None
 
 
 def _env_flag(name: str) -> bool:
