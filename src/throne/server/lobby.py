@@ -272,9 +272,16 @@ class Hub:
                 continue
             info.ply = len(moves)
             rebuilt.append((info, kind, state, before, moves[-1] if moves else None))
-        await self.start_full_tables(await self.db(self.repo.list_games, ["open"], None, 500, True))
+        try:
+            await self.start_full_tables(await self.db(self.repo.list_games, ["open"], None, 500, True))
+        except Exception:  # an unreadable table: the sweep of open tables tries again; the server starts
+            log.exception("the open tables could not be read to start the full ones")
         for info, kind, state, before, last in rebuilt:
-            match = self._start_match(info, kind, state)
+            try:
+                match = self._start_match(info, kind, state)
+            except Exception:  # its stored clock, say: this game stays as it is, the others go on
+                log.exception("game %s cannot be resumed; left as it is", info.id, extra={"game_id": info.id})
+                continue
             if before is not None:
                 match.describe_last(before, *last)
             log.info("game %s resumed at ply %d", info.id, info.ply, extra={"game_id": info.id})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -10,6 +11,8 @@ from sqlalchemy.orm import Session
 from throne import games
 from throne.server.ratings import glicko2, multiplayer
 from throne.store.repo import GameInfo, SeatInfo, load_ratings, save_rating
+
+log = logging.getLogger(__name__)
 
 
 def rating_hook(info: GameInfo) -> Callable[[Session, GameInfo], None] | None:
@@ -89,22 +92,15 @@ _RATE = {"glicko2": _rate_glicko2, "openskill": _rate_openskill}
 
 
 def rating_json(game: str, row: Any) -> dict[str, Any] | None:
+    """A stored rating as the API shows it; None without one, or for a row that cannot be read (logged)."""
     if row is None:
         return None
-    if games.get(game).rating == "glicko2":
-        return {
-            "system": "glicko2",
-            "rating": row.data["rating"],
-            "rd": row.data["rd"],
-            "volatility": row.data["volatility"],
-            "games": row.games,
-            "score": row.score,
-        }
-    return {
-        "system": "openskill",
-        "mu": row.data["mu"],
-        "sigma": row.data["sigma"],
-        "ordinal": row.score,
-        "games": row.games,
-        "score": row.score,
-    }
+    try:
+        if games.get(game).rating == "glicko2":
+            fields = {k: float(row.data[k]) for k in ("rating", "rd", "volatility")}
+            return {"system": "glicko2", **fields, "games": row.games, "score": row.score}
+        fields = {k: float(row.data[k]) for k in ("mu", "sigma")}
+        return {"system": "openskill", **fields, "ordinal": row.score, "games": row.games, "score": row.score}
+    except (KeyError, TypeError, ValueError):
+        log.warning("the %s rating of user %s cannot be read; left out", game, getattr(row, "user_id", "?"))
+        return None

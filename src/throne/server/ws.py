@@ -98,6 +98,13 @@ class _Session:
             self.refuse("bad_message", 'a message is a JSON object with a string field "type"')
             return
         kind = msg["type"]
+        try:
+            await self._dispatch(kind, msg)
+        except Exception:  # a stored record the server cannot read, a bug: this request fails, not the socket
+            log.exception("game %s: a %s message could not be answered", self.game_id, kind[:32])
+            self.refuse("server_error", "the server failed to answer this message", request=kind[:32])
+
+    async def _dispatch(self, kind: str, msg: dict[str, Any]) -> None:
         if kind == "ping":
             self.conn.send({"type": "pong"})
         elif kind == "hello":

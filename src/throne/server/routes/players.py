@@ -83,8 +83,7 @@ async def leaderboard(game: str, request: Request, limit: int = Query(50, ge=1, 
         raise ApiError(404, "unknown_game_kind", f"unknown game {game!r}")
     hub = hub_of(request)
     rows = await hub.db(hub.repo.leaderboard, game, limit)
-    entries = []
-    for rank, (rating, user) in enumerate(rows, start=1):
-        entry = {"rank": rank, "user": user_json(user), **(rating_json(game, rating) or {})}
-        entries.append(entry)
+    shown = [(user, rating_json(game, rating)) for rating, user in rows]
+    readable = [(user, rating) for user, rating in shown if rating is not None]  # (an unreadable row: logged)
+    entries = [{"rank": n, "user": user_json(user), **rating} for n, (user, rating) in enumerate(readable, 1)]
     return {"game": game, "system": registry.get(game).rating, "entries": entries}
