@@ -134,6 +134,33 @@ def test_an_open_table_whose_options_are_not_json_does_not_stop_the_server_start
 
 # ---- lists: one bad row does not take down a whole list ---------------------------------------------------
 
+BAD_GAME_ROWS = {
+    "a game removed from the code": "UPDATE games SET game = 'removed-game' WHERE id = ?",
+    "options that are not an object": "UPDATE games SET options = '[1, 2]' WHERE id = ?",
+    "options that are not JSON": "UPDATE games SET options = '{not json' WHERE id = ?",
+    "a created_at that is no time": "UPDATE games SET created_at = 'garbage' WHERE id = ?",
+}
+
+
+@pytest.mark.parametrize("corruption", list(BAD_GAME_ROWS))
+def test_one_corrupt_game_row_does_not_break_the_lobby_or_the_players_history(
+    tmp_path: Path, corruption: str
+) -> None:
+    """One stored game is corrupt. The lobby list and the history of a player of that game still answer,
+    listing the other games (a game whose kind the server no longer has is listed without a renderer; a row
+    that cannot be read at all is left out, logged), instead of a `500 server_error` for everyone."""
+    settings = server_settings(tmp_path)
+    broken, _, healthy, _ = _two_live_games(settings)
+    with sqlite3.connect(_db(settings)) as c:
+        (player,) = c.execute("SELECT user_id FROM seats WHERE game_id = ? LIMIT 1", (broken,)).fetchone()
+    _sql(settings, BAD_GAME_ROWS[corruption], (broken,))
+    with _restarted(settings) as client:
+        lobby = client.get("/api/games?status=open,live")
+        history = client.get(f"/api/players/{player}/games")
+    for what, r in (("the lobby list", lobby), ("the history", history)):
+        assert r.status_code == 200, f"{what}: {r.status_code} {r.text}"
+    assert healthy in [g["id"] for g in lobby.json()["games"]]
+
 
 @pytest.mark.parametrize("data", ['{"foo": 1}', '"x"'])
 def test_one_corrupt_rating_row_does_not_break_the_leaderboard(tmp_path: Path, data: str) -> None:

@@ -669,7 +669,7 @@ class Hub:
         return {
             "id": info.id,
             "game": info.game,
-            "renderer": kind_of(info.game).spec.renderer,
+            "renderer": _renderer(info.game),
             "status": info.status,
             "players": info.players,
             "options": info.options,
@@ -1049,6 +1049,15 @@ def person_seat(seat: SeatInfo) -> bool:
     """A seat a person sat at, even if a bot played it on after they resigned, ran out of time or left: that
     person is asked for the rematch and plays it (a bot's own seat stays a bot's)."""
     return seat.kind == "human" or (seat.takeover and seat.user_id is not None)
+
+
+def _renderer(game: str) -> str | None:
+    """The page renderer of `game`; None for a stored game whose kind this server no longer has (listed, not
+    playable)."""
+    try:
+        return kind_of(game).spec.renderer
+    except OptionsError:
+        return None
 
 
 def _bot_seats(info: GameInfo) -> frozenset[int]:

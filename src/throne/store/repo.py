@@ -6,6 +6,7 @@ small pool of reader threads, so the event loop never waits on the disk and read
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -20,6 +21,8 @@ from throne.store import statements as sql
 from throne.store.db import Database
 from throne.store.models import Chat, ChatMute, Game, Move, Rating, Rematch, Seat, User, utcnow
 from throne.store.prepared import MoveLog
+
+log = logging.getLogger(__name__)
 
 
 class StoreError(ValueError):
@@ -178,6 +181,33 @@ def as_utc(ts: datetime | None) -> datetime | None:
     if ts is None:
         return None
     return ts.astimezone(UTC) if ts.tzinfo else ts.replace(tzinfo=UTC)
+
+
+def _readable(session: Session, q: Any) -> list[tuple[GameInfo, Any]]:
+    """(GameInfo, the row's second column or None) of each game `q` (a select of Game, and maybe one more
+    column) finds. A row that cannot be read (a corrupt record: options or a date the columns' types refuse)
+    is left out and logged, and the others are listed: it spoils the read of the whole batch, so the rows
+    are then read one by one."""
+
+    def read(row: Any) -> tuple[GameInfo, Any]:
+        return _info(session, row[0]), row[1] if len(row) > 1 else None
+
+    try:
+        return [read(row) for row in session.execute(q).all()]
+    except StoreError:  # (a ValueError too) the store failing: not a corrupt row
+        raise
+    except (ValueError, TypeError, LookupError):
+        session.rollback()
+    found = []
+    for game_id in session.scalars(q.with_only_columns(Game.id)).all():
+        try:
+            found.append(read(session.execute(q.limit(None).offset(None).where(Game.id == game_id)).one()))
+        except StoreError:
+            raise
+        except (ValueError, TypeError, LookupError) as exc:
+            session.rollback()
+            log.warning("game %s cannot be read from the store (%s); left out", game_id, type(exc).__name__)
+    return found
 
 
 def _info(session: Session | Connection, game: Any) -> GameInfo:
@@ -463,7 +493,7 @@ class Repo:
             if not include_private:
                 q = q.where(Game.private.is_(False))
             q = q.order_by(Game.id.desc()).limit(limit)
-            return [_info(s, g) for g in s.scalars(q).all()]
+            return [info for info, _ in _readable(s, q)]
 
     @reads
     def games_with_status(self, status: str) -> list[int]:
@@ -856,8 +886,7 @@ class Repo:
             if not include_private:
                 base = base.where(Game.private.is_(False))
             total = s.scalar(select(func.count()).select_from(base.subquery())) or 0
-            rows = s.execute(base.order_by(Game.id.desc()).limit(limit).offset(offset)).all()
-            return [(_info(s, g), seat) for g, seat in rows], total
+            return _readable(s, base.order_by(Game.id.desc()).limit(limit).offset(offset)), total
 
     def probe_write(self) -> int:
         """Rewrites the one row of the migrations' table with its own value, committed: fails when the
