@@ -431,6 +431,7 @@ class Hub:
         info, place = await self.db(
             self.repo.join_seat, game_id, seat, user_id=user.id, name=user.name, token_hash=token_hash(token)
         )
+        await self.peek_presence(game_id)
         self.broadcast_table(info)
         return await self._start_soon(info), token, place
 
@@ -488,6 +489,7 @@ class Hub:
     async def leave(self, game_id: int, token: str) -> GameInfo:
         info = await self.db(self.repo.leave_seat, game_id, token_hash(token))  # its chosen side goes too
         self._unseat_left(info)
+        await self.peek_presence(game_id)
         self.broadcast_table(info)
         return info
 
@@ -604,6 +606,12 @@ class Hub:
             if conn.occupant is not None and conn.seat != seat_of.get(conn.occupant):
                 conn.seat, changed = seat_of.get(conn.occupant), True
         return changed
+
+    async def peek_presence(self, game_id: int) -> None:
+        """Before a summary made here (a `table` message, a `welcome`): who is connected to the game on the
+        other nodes."""
+        if self.cluster is not None:
+            await self.cluster.peek_presence([game_id])
 
     def present_seats(self, game_id: int) -> set[int]:
         here = {c.seat for c in self.seated.get(game_id, ()) if c.seat is not None and not c.closed}

@@ -211,6 +211,7 @@ class _Session:
             if fresh.status != "open":
                 info = fresh
                 self.conn.seat = next((s.seat for s in info.seats if s.id == occupant), None)
+        await hub.peek_presence(info.id)
         self.conn.send(
             {"type": "welcome", "game_id": info.id, "seat": self.conn.seat, "game": hub.summary(info, user)}
         )

@@ -58,6 +58,7 @@ NODES = PREFIX + "nodes"
 SPECTATORS = "s"  # the key of the spectators' message in a room's `state` note
 REINDEX_EVERY = 30.0  # seconds between two listings of the store's live games into the orphan index
 REJOIN_ROUNDS = 3  # lease rounds in which a node announces its sockets again after Redis was away
+PEEKED_MAX = 10_000  # games whose presence a node keeps from its lobby lists
 
 
 def node_channel(node: str) -> str:
@@ -484,13 +485,17 @@ class Cluster:
 
     # ---- rooms and presence --------------------------------------------------------------------------------
     async def watch(self, game: int) -> None:
-        """Listens to the room of `game` (idempotent)."""
+        """Listens to the room of `game` (idempotent), and reads which sockets the other nodes announced
+        before it listened: from then on their notes keep that up to date."""
         if game in self._watched:
             return
         async with self._sub_lock:
-            if game not in self._watched:
-                await self._pubsub.subscribe(room_channel(game))
-                self._watched.add(game)
+            if game in self._watched:
+                return
+            await self._pubsub.subscribe(room_channel(game))
+            self._watched.add(game)
+        with contextlib.suppress(RedisError):  # (then the notes to come fill it in)
+            await self._load_presence(game, newer_kept=True)
 
     async def _unwatch_if_idle(self, game: int) -> None:
         if game in self.hub.matches or self.hub.rooms.get(game):
@@ -543,15 +548,22 @@ class Cluster:
         for game in unwatched:
             pipe.hgetall(presence_key(game))
         try:
-            found = await pipe.execute()
+            hashes = await pipe.execute()
         except Exception:
             return  # the flags show this node's sockets only
-        self._peeked = {game: _presences(entries) for game, entries in zip(unwatched, found, strict=True)}
+        if len(self._peeked) + len(unwatched) > PEEKED_MAX:  # the last reads of several requests, kept
+            self._peeked = {}
+        self._peeked.update({game: _presences(e) for game, e in zip(unwatched, hashes, strict=True)})
 
-    async def _load_presence(self, game: int) -> None:
+    async def _load_presence(self, game: int, newer_kept: bool = False) -> None:
+        """Reads the other nodes' sockets of `game` from its presence hash (`newer_kept`: a node's entry that
+        a note already brought is newer than the hash read after it)."""
         entries = _presences(await self.redis.hgetall(presence_key(game)))
         entries.pop(self.node, None)
-        self._remote.setdefault(game, {}).update(entries)
+        nodes = self._remote.setdefault(game, {})
+        for node, presence in entries.items():
+            if not newer_kept or node not in nodes:
+                nodes[node] = presence
         self._alive |= entries.keys()  # (nodes that joined since the last heartbeat round)
 
     def _catch_up(self, game: int, node: str) -> None:
