@@ -48,6 +48,16 @@ def recv(ws: ClientConnection, pred: Any, deadline_s: float = STEP) -> dict[str,
             return message
 
 
+def _waiting_at_a_table(shared: Shared, player: Player, node: Node) -> int:
+    """`player` makes a three-seat Hidden Leaders table and waits at it with a socket on `node` (announced);
+    the game id."""
+    made = player.http.post("/api/games", json={"game": "hidden-leaders", "players": 3}).json()
+    player.token, player.game_id = made["token"], made["game"]["id"]
+    player.connect(node)
+    until(lambda: announced(shared, player.game_id, node), STEP, f"the presence of {player.name}'s socket")
+    return player.game_id
+
+
 def spectate(stack: contextlib.ExitStack, node: Node, game: int) -> tuple[ClientConnection, dict[str, Any]]:
     """A spectator's socket on `node`; returns it and its `welcome`."""
     ws = stack.enter_context(connect(f"ws://127.0.0.1:{node.port}/ws/games/{game}", open_timeout=20))
@@ -69,11 +79,7 @@ def test_a_join_through_another_node_shows_the_players_connected_there_as_connec
     with cluster(shared, tmp_path, "join") as (n0, n1):
         cleo, eve = Player(n0, "Cleo"), Player(n1, "Eve")
         try:
-            made = cleo.http.post("/api/games", json={"game": "hidden-leaders", "players": 3}).json()
-            cleo.token, cleo.game_id = made["token"], made["game"]["id"]
-            game = cleo.game_id
-            cleo.connect(n0)
-            until(lambda: announced(shared, game, n0), STEP, "n0's presence of Cleo's socket")
+            game = _waiting_at_a_table(shared, cleo, n0)
             joined = eve.http.post(f"/api/games/{game}/join", json={}).json()
             table = cleo.recv_until(
                 lambda m: m["type"] == "table" and m["game"]["seats"][1]["kind"] == "human", STEP
@@ -186,11 +192,7 @@ def test_the_lobby_list_shows_who_is_connected_the_same_on_every_node(shared: Sh
         cleo, eve = Player(n0, "Cleo"), Player(n0, "Eve")
         stack = contextlib.ExitStack()
         try:
-            made = cleo.http.post("/api/games", json={"game": "hidden-leaders", "players": 3}).json()
-            cleo.token, cleo.game_id = made["token"], made["game"]["id"]
-            game = cleo.game_id
-            cleo.connect(n1)
-            until(lambda: announced(shared, game, n1), STEP, "n1's presence of Cleo")
+            game = _waiting_at_a_table(shared, cleo, n1)
             spectate(stack, n2, game)
             until(lambda: announced(shared, game, n2), STEP, "n2's presence of the spectator")
             joined = eve.http.post(f"/api/games/{game}/join", json={}).json()

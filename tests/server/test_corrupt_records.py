@@ -67,6 +67,16 @@ def _restarted(settings: Settings) -> TestClient:
     return TestClient(create_app(settings), raise_server_exceptions=False)
 
 
+def _serves_after_a_restart(settings: Settings, game_id: int) -> None:
+    """A new server over the same data directory starts and serves the view of `game_id`."""
+    try:
+        with _restarted(settings) as client:
+            r = client.get(f"/api/games/{game_id}/view")
+    except Exception as exc:  # the start-up itself failed
+        raise AssertionError(f"the server did not start: {type(exc).__name__}: {exc}") from None
+    assert r.status_code == 200, r.text
+
+
 def _first_answer(ws: Any) -> dict[str, Any]:
     """What a greeted socket gets after its welcome (and chat history): a `state` or an `error`."""
     ws.send_json({"type": "ping"})
@@ -105,12 +115,7 @@ def test_a_live_game_with_a_malformed_clock_snapshot_does_not_stop_the_server_st
     settings = server_settings(tmp_path)
     broken, _, healthy, _ = _two_live_games(settings)
     _sql(settings, """UPDATE games SET clock = '{"bogus": 1}' WHERE id = ?""", (broken,))
-    try:
-        with _restarted(settings) as client:
-            r = client.get(f"/api/games/{healthy}/view")
-    except Exception as exc:  # the start-up itself failed
-        raise AssertionError(f"the server did not start: {type(exc).__name__}: {exc}") from None
-    assert r.status_code == 200, r.text
+    _serves_after_a_restart(settings, healthy)
 
 
 def test_an_open_table_whose_options_are_not_json_does_not_stop_the_server_starting(tmp_path: Path) -> None:
@@ -124,12 +129,7 @@ def test_an_open_table_whose_options_are_not_json_does_not_stop_the_server_start
         table = r.json()["game"]["id"]
         healthy, _ = two_player_leaders(client)
     _sql(settings, "UPDATE games SET options = '{not json' WHERE id = ?", (table,))
-    try:
-        with _restarted(settings) as client:
-            r = client.get(f"/api/games/{healthy}/view")
-    except Exception as exc:  # the start-up itself failed
-        raise AssertionError(f"the server did not start: {type(exc).__name__}: {exc}") from None
-    assert r.status_code == 200, r.text
+    _serves_after_a_restart(settings, healthy)
 
 
 # ---- lists: one bad row does not take down a whole list ---------------------------------------------------
