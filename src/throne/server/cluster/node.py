@@ -59,6 +59,7 @@ SPECTATORS = "s"  # the key of the spectators' message in a room's `state` note
 REINDEX_EVERY = 30.0  # seconds between two listings of the store's live games into the orphan index
 REJOIN_ROUNDS = 3  # lease rounds in which a node announces its sockets again after Redis was away
 PEEKED_MAX = 10_000  # games whose presence a node keeps from its lobby lists
+PEEK_WAIT = 0.25  # seconds a request waits for the other nodes' presence before it shows this node's only
 
 
 def node_channel(node: str) -> str:
@@ -540,7 +541,9 @@ class Cluster:
         return [p for n, p in nodes.items() if n in self._alive and n != self.node]
 
     async def peek_presence(self, games: list[int]) -> None:
-        """Reads the presence of games this node does not watch (a lobby list), in one round trip."""
+        """Reads the presence of games this node does not watch (a lobby list, a table described here), in one
+        round trip. Best effort, within PEEK_WAIT: a Redis that hangs costs a request one failed command (its
+        rate limit's), not two."""
         unwatched = [g for g in games if g not in self._remote]
         if not unwatched:
             return
@@ -548,7 +551,7 @@ class Cluster:
         for game in unwatched:
             pipe.hgetall(presence_key(game))
         try:
-            hashes = await pipe.execute()
+            hashes = await asyncio.wait_for(pipe.execute(), min(self.timeout, PEEK_WAIT))
         except Exception:
             return  # the flags show this node's sockets only
         if len(self._peeked) + len(unwatched) > PEEKED_MAX:  # the last reads of several requests, kept
