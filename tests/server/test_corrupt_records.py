@@ -4,6 +4,7 @@ asking about a broken record gets an error, never a crash at start-up or a socke
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -130,6 +131,60 @@ def test_an_open_table_whose_options_are_not_json_does_not_stop_the_server_start
         healthy, _ = two_player_leaders(client)
     _sql(settings, "UPDATE games SET options = '{not json' WHERE id = ?", (table,))
     _serves_after_a_restart(settings, healthy)
+
+
+# ---- a live game whose record cannot be rebuilt --------------------------------------------------------
+
+# Each leaves the second of three moves (ply 1) or the game row unreadable for a rebuild.
+DAMAGED_LOGS = {
+    "a malformed move": "UPDATE moves SET move = 'zz9' WHERE game_id = ? AND ply = 1",
+    "a malformed last move": "UPDATE moves SET move = 'zz9' WHERE game_id = ? AND ply = 2",
+    "a move by the seat not to play": "UPDATE moves SET seat = 1 - seat WHERE game_id = ? AND ply = 1",
+    "a gap in the log": "DELETE FROM moves WHERE game_id = ? AND ply = 1",
+    "a game kind this server lacks": "UPDATE games SET game = 'removed-game' WHERE id = ?",
+    "a clock snapshot that cannot be read": """UPDATE games SET clock = '{"bogus": 1}' WHERE id = ?""",
+}
+
+
+def _unplayable_gauge(client: TestClient) -> float:
+    found = re.search(r"^throne_unplayable_games (\S+)$", client.get("/metrics").text, re.M)
+    assert found is not None, "no throne_unplayable_games gauge in /metrics"
+    return float(found.group(1))
+
+
+@pytest.mark.parametrize("damage", list(DAMAGED_LOGS))
+def test_a_live_game_whose_record_does_not_rebuild_is_refused_game_unavailable(
+    tmp_path: Path, damage: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A live game's stored record no longer rebuilds after a restart. The record is left as it is; every
+    request about the game is answered `game_unavailable` (HTTP 503) with a message that says no more than
+    that (what is wrong may name a hidden card), the lobby list marks it `unavailable`, /metrics counts it,
+    and the server's log says what is wrong. Before, a view or a move was refused `not_live` "game N is
+    live", and a socket's hello got its welcome and then nothing."""
+    settings = server_settings(tmp_path)
+    broken, tokens, healthy, _ = _two_live_games(settings, moves=3)
+    _sql(settings, DAMAGED_LOGS[damage], (broken,))
+    with caplog.at_level("ERROR", logger="throne"), _restarted(settings) as client:
+        view = client.get(f"/api/games/{broken}/view")
+        move = client.post(
+            f"/api/games/{broken}/move", json={"move": "end"}, headers={"X-Seat-Token": tokens[0]}
+        )
+        hello_answer = _socket(client, broken, tokens[0], None)
+        resign_answer = _socket(client, broken, tokens[1], {"type": "resign"})
+        listed = {g["id"]: g for g in client.get("/api/games?status=live").json()["games"]}
+        gauge = _unplayable_gauge(client)
+        assert client.get(f"/api/games/{healthy}/view").status_code == 200
+    for what, r in (("the view", view), ("a move", move)):
+        assert (r.status_code, r.json()["error"]["code"]) == (503, "game_unavailable"), f"{what}: {r.text}"
+        assert "zz9" not in r.text and "seat" not in r.json()["error"]["message"]
+    for what, answer in (("a hello", hello_answer), ("a resign", resign_answer)):
+        assert isinstance(answer, dict) and answer.get("code") == "game_unavailable", f"{what}: {answer}"
+    assert listed[broken]["unavailable"] is True and listed[healthy]["unavailable"] is False
+    assert all("takeover_in" not in seat for seat in listed[broken]["seats"]), "no bot will take a seat over"
+    assert gauge == 1.0
+    said = f"game {broken} cannot be continued"
+    logged = [r.getMessage() for r in caplog.records if said in r.getMessage()]
+    assert len(logged) == 1, f"the damage is logged once for the operators: {logged}"
 
 
 # ---- lists: one bad row does not take down a whole list ---------------------------------------------------

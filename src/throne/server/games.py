@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from throne import games
 from throne.games import GameSpec, OptionsError
 from throne.games.randomness import LEGACY_RNG, RNG_VERSION, Seed
+from throne.store.repo import DamagedRecord
 
 if TYPE_CHECKING:
     from throne.store.repo import GameInfo
@@ -100,9 +101,14 @@ def initial_state(kind: GameKind, info: GameInfo) -> Any:
 
 
 def rebuild(kind: GameKind, info: GameInfo, moves: Iterable[tuple[int, str]]) -> Any:
-    """The state after replaying a stored move log from the game's seed (crash recovery and replays)."""
-    seed, rng = stored_seed(info)
-    return kind.spec.replay(seed, info.players, info.options, list(moves), rng)
+    """The state after replaying a stored move log from the game's seed (crash recovery and replays); raises
+    DamagedRecord when the log does not replay."""
+    moves = list(moves)
+    try:
+        seed, rng = stored_seed(info)
+        return kind.spec.replay(seed, info.players, info.options, moves, rng)
+    except Exception as exc:
+        raise DamagedRecord(info.id, f"its move log does not replay from its seed: {exc}") from exc
 
 
 def rebuild_with_last(kind: GameKind, info: GameInfo, moves: list[tuple[int, str]]) -> tuple[Any, Any | None]:
@@ -113,7 +119,14 @@ def rebuild_with_last(kind: GameKind, info: GameInfo, moves: list[tuple[int, str
         return rebuild(kind, info, moves), None
     before = rebuild(kind, info, moves[:-1])
     state = before.clone()
-    state.play(moves[-1][1])
+    seat, move = moves[-1]
+    try:
+        if state.to_play != seat:
+            raise ValueError(f"it is by seat {seat} but seat {state.to_play} is to play")
+        state.play(move)
+    except Exception as exc:
+        detail = f"its last stored move (ply {len(moves) - 1}) does not replay: {exc}"
+        raise DamagedRecord(info.id, detail) from exc
     return state, before
 
 

@@ -45,6 +45,7 @@ from throne.server.validate import first_bad_int
 from throne.store.models import User
 from throne.store.repo import (
     Conflict,
+    DamagedRecord,
     GameInfo,
     NewMove,
     RematchMade,
@@ -109,6 +110,9 @@ class Hub:
         self._ready_probe_at = float("-inf")  # when the last readiness probe began
         self._ready: asyncio.Future[str | None] | None = None  # its answer, shared
         self.matches: dict[int, Match] = {}
+        # live games whose stored record cannot be rebuilt here (id -> what is wrong, as logged): refused
+        # `game_unavailable` until a restart reads them again (an operator may repair the record meanwhile)
+        self.unplayable: dict[int, str] = {}
         self._finished: dict[int, tuple[GameInfo, Any]] = {}
         self._lock = asyncio.Lock()
         self.chooser: Callable[..., Any] | None = None  # replaced in tests; default: throne.ai
@@ -123,6 +127,7 @@ class Hub:
         self.sockets_open = 0  # game sockets accepted and not yet closed, greeted or not
         self.metrics = Metrics(
             live_games=lambda: len(self.matches),
+            unplayable_games=lambda: len(self.unplayable),
             sockets=lambda: self.sockets_open,
             bot_queue=lambda: self.bots_thinking,
             commit_queue=lambda: self.commits.waiting,
@@ -255,7 +260,8 @@ class Hub:
     async def resume(self) -> None:
         """Rebuilds every live game from its seed and committed moves and restarts its owner; starts the full
         tables left open. Every clock starts again at one moment, once the rebuilding is done: the time it
-        took is downtime too, not the thinking time of the players whose games were rebuilt first."""
+        took is downtime too, not the thinking time of the players whose games were rebuilt first. A game
+        whose record cannot be rebuilt is left as it is and refused `game_unavailable` (`unplayable`)."""
         rebuilt = []
         for game_id in await self.db(self.repo.games_with_status, "live"):
             try:
@@ -263,9 +269,12 @@ class Hub:
                 moves = await self.db(self.repo.moves, game_id)
                 kind = kind_of(info.game)
                 state, before = await self.cpu(rebuild_with_last, kind, info, moves)
+            except (DamagedRecord, OptionsError) as exc:  # (OptionsError: a game kind this server lacks)
+                self.mark_unplayable(game_id, exc.detail if isinstance(exc, DamagedRecord) else str(exc))
+                continue
             except Exception:
                 log.exception(
-                    "game %s cannot be rebuilt from its move log; left as it is",
+                    "game %s cannot be read to be rebuilt; left as it is",
                     game_id,
                     extra={"game_id": game_id},
                 )
@@ -279,12 +288,30 @@ class Hub:
         for info, kind, state, before, last in rebuilt:
             try:
                 match = self._start_match(info, kind, state)
-            except Exception:  # its stored clock, say: this game stays as it is, the others go on
-                log.exception("game %s cannot be resumed; left as it is", info.id, extra={"game_id": info.id})
+            except Exception as exc:  # its stored clock, say: this game stays as it is, the others go on
+                self.mark_unplayable(info.id, f"it cannot be resumed: {type(exc).__name__}: {exc}")
                 continue
             if before is not None:
                 match.describe_last(before, *last)
             log.info("game %s resumed at ply %d", info.id, info.ply, extra={"game_id": info.id})
+
+    def mark_unplayable(self, game_id: int, detail: str) -> None:
+        """A live game's record cannot be rebuilt: it is refused from now on, and logged once."""
+        self.matches.pop(game_id, None)
+        if game_id not in self.unplayable:
+            log.error(
+                "game %s cannot be continued: %s; its record is left as it is",
+                game_id,
+                detail,
+                extra={"game_id": game_id},
+            )
+        self.unplayable[game_id] = detail
+
+    def check_playable(self, game_id: int) -> None:
+        """Raises DamagedRecord (`game_unavailable`) for a game whose record this server cannot rebuild."""
+        detail = self.unplayable.get(game_id)
+        if detail is not None:
+            raise DamagedRecord(game_id, detail)
 
     async def close(self) -> None:
         if self.cluster is not None:  # hands this node's games over before the sockets close
@@ -650,6 +677,7 @@ class Hub:
 
     def summary(self, info: GameInfo, user_id: int | None = None) -> dict[str, Any]:
         present = self.present_occupants(info.id)
+        unavailable = info.id in self.unplayable  # its record is damaged: it cannot be shown or go on
         seats: list[dict[str, Any]] = []
         taken = {s.seat: s for s in info.seats}
         you = None
@@ -665,7 +693,7 @@ class Hub:
                     entry["takeover"] = True
             else:
                 entry.update(user_id=s.user_id, registered=s.registered, connected=s.id in present)
-                left = self._takeover_in(info.id, n) if s.id not in present else None
+                left = self._takeover_in(info.id, n) if s.id not in present and not unavailable else None
                 if left is not None:
                     entry["takeover_in"] = left  # seconds before a bot takes the seat (or it loses, rated)
             if user_id is not None and s.user_id == user_id and person_seat(s):
@@ -691,6 +719,7 @@ class Hub:
             "time_control": (info.clock or {}).get("control", {"kind": "untimed"}),
             "you": you,
             "spectators": self.spectator_count(info.id),
+            "unavailable": unavailable,
         }
 
     def _takeover_in(self, game_id: int, seat: int) -> float | None:
@@ -862,6 +891,7 @@ class Hub:
                 events=events,
                 match=match,
             )
+        self.check_playable(game_id)
         if self.cluster is not None:  # a live game owned by another node: its owner answers
             message = await self.cluster.current_state(game_id, seat, conn)
             if message is not None:
@@ -918,6 +948,8 @@ class Hub:
 
     async def submit_move(self, game_id: int, seat: int, move: str, ply: int | None) -> int:
         match = self.matches.get(game_id)
+        if match is None:
+            self.check_playable(game_id)
         if match is None and self.cluster is not None:  # owned by another node (or being claimed)
             return int(await self.cluster.route(game_id, "move", seat=seat, move=move, ply=ply))
         if match is None:
@@ -1031,6 +1063,8 @@ class Hub:
         """A seat resigns, offers a draw or answers one; raises MoveRefused or ApiError. `ply`: the ply a
         takeback request or an undo was asked at (None: whatever the game's). A rematch is `rematch`."""
         match = self.matches.get(game_id)
+        if match is None:
+            self.check_playable(game_id)
         if match is None and self.cluster is not None:  # owned by another node (or being claimed)
             await self.cluster.route(game_id, "control", seat=seat, action=action, accept=accept, ply=ply)
             return

@@ -24,6 +24,7 @@ class Metrics:
     def __init__(
         self,
         live_games: Callable[[], float],
+        unplayable_games: Callable[[], float],
         sockets: Callable[[], float],
         bot_queue: Callable[[], float],
         commit_queue: Callable[[], float],
@@ -48,6 +49,9 @@ class Metrics:
         self._moves_of: dict[str, Any] = {}  # the counter's child per game: labels() costs more than inc()
         self.refused = Counter("throne_moves_refused", "Moves refused, by error code", ["code"], registry=r)
         Gauge("throne_live_games", "Live games owned by this process", registry=r).set_function(live_games)
+        Gauge(
+            "throne_unplayable_games", "Live games whose stored record could not be rebuilt here", registry=r
+        ).set_function(unplayable_games)
         Gauge("throne_sockets", "Open game WebSocket connections", registry=r).set_function(sockets)
         Gauge("throne_bot_queue", "Bot decisions asked for and not answered yet", registry=r).set_function(
             bot_queue

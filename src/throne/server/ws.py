@@ -21,7 +21,7 @@ from throne.server.lobby import Hub, person_seat
 from throne.server.logs import GAME_ID
 from throne.server.match import MoveRefused
 from throne.server.sessions import COOKIE, token_hash
-from throne.store.repo import GameInfo, NotFound, StoreError, StoreUnavailable
+from throne.store.repo import DamagedRecord, GameInfo, NotFound, StoreError, StoreUnavailable
 
 router = APIRouter()
 log = logging.getLogger(__name__)
@@ -112,6 +112,8 @@ class _Session:
                 await self.hello(msg)
             except StoreUnavailable:
                 self._store_down_at_hello()
+            except DamagedRecord as exc:  # greeted: the socket stays, for the chat
+                self.refuse(exc.code, exc.message, request="hello")
         elif kind == "move":
             await self.move(msg)
         elif kind in CONTROLS:

@@ -97,6 +97,24 @@ class StalePly(Conflict):
     code = "stale"
 
 
+class DamagedRecord(StoreError):
+    """A stored game that cannot be rebuilt: its move log has a gap or does not replay from its seed.
+
+    The record is left as it is for its operators, and `detail` (for the server's log) says what is wrong;
+    the message a client sees says only that the game cannot go on, since the detail may name a hidden card.
+    """
+
+    code = "game_unavailable"
+    status = 503
+
+    def __init__(self, game_id: int, detail: str) -> None:
+        super().__init__(f"game {game_id} cannot be shown or continued: its stored record is damaged")
+        self.game_id, self.detail = game_id, detail
+
+    def __reduce__(self) -> tuple[Any, ...]:  # raised in a store process, rebuilt in the server's
+        return DamagedRecord, (self.game_id, self.detail)
+
+
 @dataclass(frozen=True)
 class NewMove:
     """One move to append to a game's log (`Repo.append_moves`): move number `ply` (0-based), the clock
@@ -774,11 +792,15 @@ class Repo:
 
     @reads
     def moves(self, game_id: int) -> list[tuple[int, str]]:
+        """A game's move log as (seat, move) pairs, from ply 0; raises DamagedRecord if a ply is missing."""
         with self.db.sessions() as s:
             rows = s.execute(
-                select(Move.seat, Move.move).where(Move.game_id == game_id).order_by(Move.ply)
+                select(Move.ply, Move.seat, Move.move).where(Move.game_id == game_id).order_by(Move.ply)
             ).all()
-            return [(seat, move) for seat, move in rows]
+        for expected, (ply, _seat, _move) in enumerate(rows):
+            if ply != expected:
+                raise DamagedRecord(game_id, f"its move log has no ply {expected} (the next stored is {ply})")
+        return [(seat, move) for _ply, seat, move in rows]
 
     def takeover(
         self, game_id: int, seat: int, bot: str, left: str = "abandoned", fence: int | None = None

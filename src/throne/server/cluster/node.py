@@ -37,9 +37,9 @@ from throne.server.chat import readable
 from throne.server.cluster.lease import PREFIX, PUBLISH_SCRIPT, Leases, lease_key
 from throne.server.conn import Conn, encode
 from throne.server.errors import ApiError
-from throne.server.games import kind_of, rebuild_with_last
+from throne.server.games import OptionsError, kind_of, rebuild_with_last
 from throne.server.match import Match, MoveRefused
-from throne.store.repo import GameInfo, NotFound, StoreUnavailable
+from throne.store.repo import DamagedRecord, GameInfo, NotFound, StoreUnavailable
 
 
 def dumps(obj: Any) -> bytes:
@@ -311,6 +311,8 @@ class Cluster:
                     orphans = await self.leases.orphans()
                     random.shuffle(orphans)  # nodes scanning at once start on different games
                     for game in orphans:
+                        if game in self.hub.unplayable:
+                            continue
                         # Rebuilding many games takes a while: the leases held (the adopted ones too) and
                         # the heartbeat are renewed on time meanwhile.
                         if time.monotonic() - renewed > self.ttl / 3:
@@ -420,9 +422,14 @@ class Cluster:
                 await self._show_end(info)
                 await self.leases.release(game, done=True)
                 return
-            moves = await hub.db(hub.repo.moves, game)
-            kind = kind_of(info.game)
-            state, before = await hub.cpu(rebuild_with_last, kind, info, moves)
+            try:
+                moves = await hub.db(hub.repo.moves, game)
+                kind = kind_of(info.game)
+                state, before = await hub.cpu(rebuild_with_last, kind, info, moves)
+            except (DamagedRecord, OptionsError) as exc:  # not claimed again by this node (`unplayable`)
+                hub.mark_unplayable(game, exc.detail if isinstance(exc, DamagedRecord) else str(exc))
+                await self.leases.release(game, done=False)
+                return
             info.ply = len(moves)
             await self.watch(game)
             await self._load_presence(game)
@@ -858,6 +865,7 @@ class Cluster:
                 if info.status != "live":
                     code = "game_over" if info.status in ("finished", "aborted") else "not_live"
                     raise ApiError(409, code, f"game {game} is {info.status}")
+                self.hub.check_playable(game)  # an orphan this node could not rebuild
                 self._scan_now.set()  # an orphan: claim it (here or elsewhere) without waiting
             if time.monotonic() > end:
                 raise self._refusal(

@@ -66,7 +66,8 @@ export class TableControls {
     this.seat = seat;
     const now = performance.now();
     for (const s of summary.seats) {
-      const gone = s.kind === "human" && s.connected === false && summary.status === "live";
+      // (a game whose record is damaged goes nowhere: nobody takes a seat over)
+      const gone = s.kind === "human" && s.connected === false && summary.status === "live" && !summary.unavailable;
       // The server says how long is left (`takeover_in`, seconds); kept as the moment the countdown ends.
       if (gone && typeof s.takeover_in === "number") this.away.set(s.seat, now + s.takeover_in * 1000);
       else if (gone && !this.away.has(s.seat)) this.away.set(s.seat, now + this.abandonMs);

@@ -296,10 +296,11 @@ async function refresh() {
     const box = $(`#${status}-tables`);
     try {
       const data = await api(`/api/games?status=${status}&limit=50`);
+      const games = data.games.filter((game) => !game.unavailable); // a damaged record: nothing to watch
       const list = document.createElement("ul");
       list.className = "seat-list";
-      list.append(...data.games.map(tableRow));
-      box.replaceChildren(data.games.length ? list : Object.assign(document.createElement("p"), { className: "muted", textContent: t("ui.lobby.no_tables") }));
+      list.append(...games.map(tableRow));
+      box.replaceChildren(games.length ? list : Object.assign(document.createElement("p"), { className: "muted", textContent: t("ui.lobby.no_tables") }));
     } catch (err) {
       box.textContent = t("ui.error.generic", { reason: err.message });
     }

@@ -252,6 +252,8 @@ function onMessage(msg) {
     if (chat) chat.add(msg.message);
   } else if (msg.type === "error" && msg.code === "rematch_done" && msg.new_game_id) {
     location.href = `/games/${msg.new_game_id}`; // the rematch exists: this player's session holds its seat
+  } else if (msg.type === "error" && msg.code === "game_unavailable") {
+    showError(t("ui.error.game_unavailable"));
   } else if (msg.type === "error") {
     showError(t("ui.error.prefix", { reason: msg.message || msg.code }));
     if (controller && controller.view) controller.render();
