@@ -1,10 +1,17 @@
-"""`throne cluster`: the balancer configuration it writes (WebSockets, health checks, every node)."""
+"""`throne cluster`: the balancer configuration it writes (WebSockets, health checks, every node), which
+pieces stopping stop it, and a start-up that fails at once with the reason."""
 
 from __future__ import annotations
 
+import shutil
+import socket
+import tempfile
+import time
+from pathlib import Path
+
 import pytest
 
-from throne.server.cluster.local import _must_stop, haproxy_config
+from throne.server.cluster.local import ClusterError, LocalCluster, _must_stop, free_port, haproxy_config
 
 
 def test_haproxy_balances_http_and_websockets_over_every_ready_node() -> None:
@@ -35,3 +42,34 @@ def test_a_dead_node_leaves_the_cluster_up_but_a_dead_redis_or_balancer_stops_it
     exited: set[str], stops: bool
 ) -> None:
     assert _must_stop(exited, 3) is stops
+
+
+def test_a_balancer_port_in_use_is_refused_before_anything_starts(tmp_path: Path) -> None:
+    """`throne cluster --port P` with P taken (say by `make serve`): refused at once, naming the port, and
+    nothing started. Before, PostgreSQL, Redis and the nodes started, HAProxy could not bind, and the command
+    waited out HAProxy's 30 s start-up, or took whatever answered on P for its balancer."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        cluster = LocalCluster(tmp_path / "cluster", nodes=1, port=port)
+        with pytest.raises(ClusterError, match=f"port {port} is in use"):
+            cluster.start()
+    assert cluster.procs == [] and not (tmp_path / "cluster" / "postgres").exists()
+
+
+def test_a_node_that_exits_at_start_up_fails_the_cluster_at_once_with_its_reason() -> None:
+    """A node that cannot start (here a bad THRONE_SWITCH_INTERVAL) exits at once with its one-line reason.
+    The cluster fails as soon as it exits, with that line, instead of polling the dead node for 120 s and
+    saying only that it "did not start"."""
+    root = Path(tempfile.mkdtemp(prefix="throne-cluster-"))  # (not under pytest's: postgres must enter it)
+    try:
+        cluster = LocalCluster(root, nodes=1, port=free_port())
+        began = time.monotonic()
+        with pytest.raises(ClusterError, match=r"node0 exited \(2\): throne serve: .*THRONE_SWITCH_INTERVAL"):
+            cluster.start(env={"THRONE_SWITCH_INTERVAL": "0"})
+        assert time.monotonic() - began < 60, "the dead node was waited for"
+        assert all(proc.poll() is not None for _, proc in cluster.procs), "a piece was left running"
+        assert cluster.postgres_pid() is None, "PostgreSQL was left running"
+    finally:
+        shutil.rmtree(root, ignore_errors=True)

@@ -56,7 +56,7 @@ def test_the_table_of_a_damaged_game_says_so_and_the_lobby_leaves_it_out(
             page = contexts.page(lang=lang, viewport=viewport)
             page.goto(f"/games/{game_id}")
             expect(page.locator("#flash")).to_have_text(said)
-            expect(page.locator("#away-notice")).to_be_hidden()  # no countdown to a take-over that never comes
+            expect(page.locator("#away-notice")).to_be_hidden()  # no countdown: no bot will take a seat
             screenshot(page, f"damaged-game-{width}-{lang}")
         lobby = contexts.page(lang=lang)
         lobby.goto("/")

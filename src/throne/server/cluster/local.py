@@ -51,12 +51,27 @@ def _pg_bin() -> Path:
     return Path(_program("initdb", "postgresql")).parent
 
 
-def _until(check: Callable[[], bool], deadline_s: float, what: str) -> None:
+def _until(check: Callable[[], bool], deadline_s: float, what: str, exited: Callable[[], str | None]) -> None:
+    """Waits for `check`; fails at once if `exited()` says why the piece's process is gone."""
     end = time.monotonic() + deadline_s
     while not check():
+        gone = exited()
+        if gone is not None:
+            raise ClusterError(f"{what} {gone}")
         if time.monotonic() > end:
             raise ClusterError(f"{what} did not start in {deadline_s:.0f} s")
         time.sleep(0.1)
+
+
+def _port_in_use(port: int) -> bool:
+    """Something listens on 127.0.0.1:`port` (a socket that only lingers after a close does not count)."""
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return True
+    return False
 
 
 def _answers(port: int) -> bool:
@@ -117,6 +132,22 @@ class LocalCluster:
         self.procs.append((name, proc))
         return proc
 
+    def _exited(self, name: str) -> Callable[[], str | None]:
+        """For `_until`: why the process `name` is gone (its status and the end of its log), None while it
+        runs."""
+
+        def why() -> str | None:
+            proc = next(p for n, p in self.procs if n == name)
+            if proc.poll() is None:
+                return None
+            with contextlib.suppress(OSError):
+                lines = (self.root / f"{name}.log").read_text(errors="replace").strip().splitlines()
+                if lines:
+                    return f"exited ({proc.returncode}): {lines[-1][-300:]}"
+            return f"exited ({proc.returncode}); see {self.root}/{name}.log"
+
+        return why
+
     def _pg(self, *args: str) -> None:
         cmd = [str(_pg_bin() / args[0]), *args[1:]]
         if self.as_root:
@@ -147,7 +178,7 @@ class LocalCluster:
         redis = _program("redis-server", "redis-server")
         cmd = [redis, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
         self._spawn("redis", cmd)
-        _until(lambda: _answers(port), 30, "redis-server")
+        _until(lambda: _answers(port), 30, "redis-server", self._exited("redis"))
         self.redis_url = f"redis://127.0.0.1:{port}/0"
 
     def start_nodes(self, env: dict[str, str] | None = None) -> None:
@@ -171,14 +202,14 @@ class LocalCluster:
             self._spawn(f"node{i}", cmd, node_env)
             self.node_ports.append(port)
         for i, port in enumerate(self.node_ports):
-            _until(lambda port=port: _ready(port), 120, f"node{i}")
+            _until(lambda port=port: _ready(port), 120, f"node{i}", self._exited(f"node{i}"))
 
     def start_balancer(self) -> None:
         haproxy = _program("haproxy", "haproxy")
         config = self.root / "haproxy.cfg"
         config.write_text(haproxy_config(self.port, self.node_ports))
         self._spawn("haproxy", [haproxy, "-db", "-f", str(config)])
-        _until(lambda: _ready(self.port), 30, "haproxy")
+        _until(lambda: _ready(self.port), 30, "haproxy", self._exited("haproxy"))
 
     def start(self, env: dict[str, str] | None = None, balancer: bool = True) -> None:
         try:
@@ -187,6 +218,11 @@ class LocalCluster:
             raise ClusterError(f"cannot use {self.root} as the data directory: {exc.strerror}") from None
         if self.as_root:  # the postgres user must reach its data directory inside
             self.root.chmod(self.root.stat().st_mode | 0o711)
+        if balancer and _port_in_use(self.port):  # before anything starts: HAProxy could not bind it
+            raise ClusterError(
+                f"port {self.port} is in use on 127.0.0.1: stop what listens there, or choose another "
+                "with --port"
+            )
         try:
             self.start_postgres()
             self.start_redis()
