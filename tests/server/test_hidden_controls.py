@@ -2,8 +2,8 @@
 a rated leaver whose seat a bot finishes (ranked last, rating lost), takebacks that need the answer of
 every other person (a bot accepts in an unrated game), the finished game's word to a person whose seat a
 bot played to the end (`left`: resign, timeout, abandoned), so that their page does not say they won, and the
-replay of a live game, which shows a person who resigned what spectators see, and no flag timer spinning for
-a seat out of time."""
+replay of a live game, which shows a person who resigned what spectators see, no flag timer spinning for
+a seat out of time, and the last move kept by a takeback described to a socket greeted after it."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.server.helpers import as_guest, hello
+from tests.server.helpers import as_guest, hello, read_until
 from tests.server.test_controls import FISCHER, FakeTime, fake, poke
 from throne.server.match import Match
 
@@ -398,3 +398,49 @@ def test_no_flag_timer_spins_while_a_bot_thinks_for_a_seat_out_of_time(
         before = checks
         time.sleep(0.5)
         assert checks - before <= 2, f"{checks - before} flag checks in 0.5 s while the bot thought"
+
+
+def _setups_then_wait(hub: Any) -> None:
+    """Bots play the first legal move during the setup phase, and then think for ever (nothing else moves)."""
+
+    async def choose(_game: str, state: Any, _seat: int, _bot: str, **_kw: Any) -> str:
+        if state.phase != "setup":
+            await asyncio.sleep(3600)
+        return state.legal_moves()[0]
+
+    hub.chooser = choose
+
+
+def _first_state(client: TestClient, game_id: int, token: str | None) -> dict[str, Any]:
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        hello(ws, token)
+        return read_until(ws, "state")[0]
+
+
+def test_a_socket_greeted_after_a_takeback_is_told_the_last_move_kept(client: TestClient) -> None:
+    """A 3-seat game against bots (seat 1 is the person). Seat 0 (a bot) sets up (ply 1), the person sets
+    up (ply 2), seat 2 sets up (ply 3); the person asks a takeback, the bots accept and the game goes back
+    to ply 1. A socket greeted now gets, in its first `state`, the events of the move kept last (seat 0's
+    `setup`), as before the takeback and as in a game rebuilt from its log (`Match.describe_last`)."""
+    hub = client.app.state.hub
+    _setups_then_wait(hub)
+    as_guest(client, "Solo")
+    body = {"game": "hidden-leaders", "bot": "random", "players": 3, "side": 1}
+    r = client.post("/api/play-bot", json=body)
+    assert r.status_code == 201, r.text
+    game_id, token = r.json()["game"]["id"], r.json()["token"]
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        hello(ws, token)
+        state = read_until(ws, "state", 1)[0]
+        assert state["your_turn"]
+        # a fresh socket's first state at ply 1 describes seat 0's setup
+        fresh = _first_state(client, game_id, token)
+        assert fresh["ply"] == 1 and fresh["events"][0]["type"] == "setup" and fresh["events"][0]["seat"] == 0
+        ws.send_json({"type": "move", "move": state["legal_moves"][0], "ply": 1})
+        read_until(ws, "state", 3)
+        ws.send_json({"type": "takeback_request", "ply": 3})
+        kept = read_until(ws, "state", 1)[0]
+        assert kept["your_turn"]
+    again = _first_state(client, game_id, token)
+    assert again["ply"] == 1
+    assert again["events"] == fresh["events"], again["events"]

@@ -27,6 +27,7 @@ from throne.store.repo import Conflict, GameInfo, NewMove, SeatInfo, StalePly, S
 
 if TYPE_CHECKING:
     from throne.server.lobby import Hub
+    from throne.server.takeback import Kept
 
 log = logging.getLogger(__name__)
 
@@ -618,12 +619,12 @@ class Match:
                 raise MoveRefused(
                     "decision_pending", f"seat {self.state.to_play} must decide first; ask again afterwards"
                 )
-        keep, state = await self._takeback_point(seat, undo)
+        keep, kept = await self._takeback_point(seat, undo)
         others = [s for s in self.info.seats if s.seat != seat]
         if not undo and self.info.rated and any(s.kind != "human" for s in others):
             raise MoveRefused("takeback_declined", "the bot declines takebacks in a rated game")
         if undo or all(s.kind != "human" for s in others):
-            await self._take_back(keep, state)
+            await self._take_back(keep, kept)
             return
         self.takeback, self._takeback_yes = seat, set()
         self.hub.broadcast_state(self)
@@ -646,8 +647,8 @@ class Match:
         agreed = {asker, *self._takeback_yes}
         if any(s.kind == "human" and s.seat not in agreed for s in self.info.seats):
             return False
-        keep, state = await self._takeback_point(asker, False)
-        await self._take_back(keep, state)
+        keep, kept = await self._takeback_point(asker, False)
+        await self._take_back(keep, kept)
         return True
 
     async def _seat_changed_hands(self, seat: int) -> None:
@@ -667,7 +668,7 @@ class Match:
         except MoveRefused:  # the position could not be taken back: the request is dropped
             self.takeback = None
 
-    async def _takeback_point(self, seat: int, undo: bool) -> tuple[int, Any]:
+    async def _takeback_point(self, seat: int, undo: bool) -> tuple[int, Kept]:
         from throne.server import takeback as tb
 
         try:
@@ -679,17 +680,18 @@ class Match:
             raise MoveRefused("stale", "the game moved on; its position is being read back")
         try:
             keep = tb.keep_point(moves, seat, undo)
-            state = await self.hub.cpu(tb.take_back, self.kind, self.info, moves, keep)
+            kept = await self.hub.cpu(tb.take_back, self.kind, self.info, moves, keep)
         except tb.Refused as exc:
             if self.takeback is not None and not undo:
                 self.takeback = None
                 self.hub.broadcast_state(self)
             raise MoveRefused(exc.code, exc.message) from None
-        return keep, state
+        return keep, kept
 
-    async def _take_back(self, keep: int, state: Any) -> None:
+    async def _take_back(self, keep: int, kept: Kept) -> None:
         """Removes the moves after `keep` from the log (one transaction), then shows the position kept with
         the clocks stored with its last move."""
+        state = kept.state
         now = self.hub.now_ms()
         start = Clock.new(self.clock.control, self.info.players).snapshot(now) if self.clock.timed else None
         self.hub.fence(self.game_id)
@@ -706,6 +708,8 @@ class Match:
         self.state, self.ply, self.clock = state, keep, clock
         self.takeback, self.draw_offer = None, None
         self.events.clear()  # the moves taken back were described; the client rereads the state
+        if kept.last is not None:
+            self.describe_last(*kept.last)
         for task in (self._bot_task, self._retry):  # a bot's decision for a position that is gone
             if task is not None:
                 task.cancel()
@@ -762,12 +766,12 @@ class Match:
 
         Failures back off (jittered, growing delays); connections are resent the state only when the
         committed position differs from the one they were shown."""
-        from throne.server.games import rebuild
+        from throne.server.games import rebuild_with_last
 
         try:
             info = await self.hub.db(self.hub.repo.get_game, self.game_id)
             moves = await self.hub.db(self.hub.repo.moves, self.game_id)
-            state = await self.hub.cpu(rebuild, self.kind, info, moves)
+            state, before = await self.hub.cpu(rebuild_with_last, self.kind, info, moves)
         except Exception as exc:
             delay = self.backoff.failed()
             self._reload_at = time.monotonic() + delay
@@ -793,7 +797,9 @@ class Match:
         if info.status == "finished" and not state.is_over:
             self.ended = info.result
         if changed:
-            self.events.clear()  # the moves read back were never described here
+            self.events.clear()  # the moves read back were never described here: the last one is now
+            if before is not None:
+                self.describe_last(before, *moves[-1])
         self.backoff.reset()
         self._bot_ply = None
         if changed:

@@ -9,7 +9,7 @@ has seen. Pure functions: the owner task runs them in a worker and stores the re
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from throne.server.games import GameKind, stored_seed
 from throne.store.repo import GameInfo
@@ -35,15 +35,26 @@ def keep_point(moves: Sequence[tuple[int, str]], seat: int, undo: bool) -> int:
     raise Refused("nothing_to_take_back", "you have not moved yet")
 
 
-def take_back(kind: GameKind, info: GameInfo, moves: Sequence[tuple[int, str]], keep: int) -> Any:
-    """The state after the first `keep` moves; Refused("revealed") if a later move revealed anything."""
+class Kept(NamedTuple):
+    """The position a takeback goes back to, and how its last move was played (the state before it, its seat
+    and move; None at the start): a connection's first state shows that move's events, as in a game played
+    on from there."""
+
+    state: Any
+    last: tuple[Any, int, str] | None
+
+
+def take_back(kind: GameKind, info: GameInfo, moves: Sequence[tuple[int, str]], keep: int) -> Kept:
+    """The position after the first `keep` moves; Refused("revealed") if a later move revealed anything."""
     seed, rng = stored_seed(info)
     spec = kind.spec
     state = spec.new_state(seed, info.players, info.options, rng)
-    kept = None
+    kept: Kept | None = None
+    before = None
     for ply, (_, move) in enumerate(moves):
         if ply == keep:
-            kept = state.clone()
+            last = None if before is None else (before, *moves[ply - 1])
+            kept = Kept(state.clone(), last)
         before = state.clone()
         state.play(move)
         if ply >= keep and spec.move_reveals(before, move, state):
