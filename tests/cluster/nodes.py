@@ -146,7 +146,8 @@ class Player:
         )  # fmt: skip
         return twin
 
-    def connect(self, node: Node) -> None:
+    def connect(self, node: Node) -> dict[str, Any]:
+        """Opens the seat's socket on `node` (closing the one open) and says hello; returns the `welcome`."""
         self.close()
         self.node = node
         url = f"ws://127.0.0.1:{node.port}/ws/games/{self.game_id}"
@@ -154,6 +155,7 @@ class Player:
         self.ws.send(json.dumps({"type": "hello", "token": self.token}))
         welcome = self.recv_until(lambda m: m["type"] == "welcome", 20)
         self.seat = welcome["seat"]
+        return welcome
 
     def close(self) -> None:
         if self.ws is not None:

@@ -1,5 +1,5 @@
 """A seat that left an open table while its socket sits on another node: that socket watches the game once it
-starts. The node that handled the leave demotes only its own sockets (`Hub._unseat_left`); the others learn
+starts. The node that handled the leave demotes only its own sockets (`Hub.unseat_left`); the others learn
 of the start from the owner's first state note, whose seat map no longer holds the seat row that left. A
 socket whose row is missing from it must take the spectators' view, not the view of the engine seat with
 the number of the table place it had (another person's hidden cards and moves)."""

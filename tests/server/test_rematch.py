@@ -1,11 +1,16 @@
 """Rematch offers are stored with the game: a server restart between two asks keeps the first one, the
-finished game's state shows who asked, and once the rematch is made any later ask names it."""
+finished game's state shows who asked, once the rematch is made any later ask names it, and an ask made
+while it is being made waits for it."""
 
 from __future__ import annotations
 
+import asyncio
+import time
+from typing import Any
+
 from fastapi.testclient import TestClient
 
-from tests.server.helpers import hello, read_until, two_seats
+from tests.server.helpers import hello, next_of_kinds, read_until, two_seats
 from tests.server.test_controls import FakeTime, table
 from throne.server.app import create_app
 from throne.server.config import Settings
@@ -49,3 +54,47 @@ def test_a_rematch_offer_survives_a_restart(settings: Settings) -> None:
         error = read_until(ws, "error")[0]
         assert error["code"] == "rematch_done" and error["new_game_id"] == new_id
         assert list(client.app.state.hub.matches) == [new_id]  # the one rematch, resumed
+
+
+def test_an_ask_from_a_second_tab_while_the_rematch_is_made_waits_for_it(settings: Settings) -> None:
+    """Ann asked; Bob asks from two tabs at once (a double click, two devices), the second while the first
+    is writing the new table. The second tab is told the rematch is on its way (`rematch_pending`) and then
+    gets the `rematch` message with the new game, never a `rematch_done` naming no game (`new_game_id` 0,
+    the mark of a table being made)."""
+    with TestClient(create_app(settings)) as client:
+        hub = client.app.state.hub
+        game_id, tokens = table(client, None)
+        with (
+            client.websocket_connect(f"/ws/games/{game_id}") as ws0,
+            client.websocket_connect(f"/ws/games/{game_id}") as ws1,
+            client.websocket_connect(f"/ws/games/{game_id}") as tab,
+        ):
+            for ws, seat in ((ws0, 0), (ws1, 1), (tab, 1)):
+                hello(ws, tokens[seat])
+            ws0.send_json({"type": "resign"})
+            for ws in (ws0, ws1, tab):
+                _finished_state(ws)
+            ws0.send_json({"type": "rematch"})
+            for ws in (ws1, tab):
+                read_until(ws, "rematch_pending")
+            db = hub.db
+
+            async def slow_table(fn: Any, *args: Any, **kwargs: Any) -> Any:  # the store writes it slowly
+                if fn == hub.repo.create_game and kwargs.get("rematch_of") is not None:
+                    await asyncio.sleep(0.5)
+                return await db(fn, *args, **kwargs)
+
+            hub.db = slow_table
+            try:
+                ws1.send_json({"type": "rematch"})
+                time.sleep(0.1)
+                tab.send_json({"type": "rematch"})
+                made = read_until(ws1, "rematch")[0]
+                answers = [next_of_kinds(tab, ("rematch", "error"))]
+                while answers[-1]["type"] != "rematch":
+                    answers.append(next_of_kinds(tab, ("rematch", "error")))
+            finally:
+                hub.db = db
+    errors = [(m["code"], m.get("new_game_id")) for m in answers if m["type"] == "error"]
+    assert errors == [("rematch_pending", None)], errors
+    assert answers[-1]["new_game_id"] == made["new_game_id"]

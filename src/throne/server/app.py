@@ -52,7 +52,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.hub = hub
         if settings.redis_url:  # one node of many: the cluster decides which games this node owns
             from throne.server.cluster.node import Cluster
-            from throne.server.cluster.ratelimit import SharedRateLimiter
+            from throne.server.cluster.ratelimit import SharedChatLimits, SharedRateLimiter
 
             hub.cluster = Cluster(
                 hub,
@@ -63,6 +63,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             )
             await hub.cluster.start()
             app.state.limiter = SharedRateLimiter(hub.cluster.redis, settings.rate_limits)
+            hub.chat_limits = SharedChatLimits(hub.cluster.redis)
         else:
             await hub.resume()
         sweeper = asyncio.create_task(app.state.caps.sweep_forever(hub), name="stale-tables")

@@ -59,14 +59,22 @@ class ChatLimits:
             self._buckets.popitem(last=False)
         return bucket
 
-    def take(
+    @staticmethod
+    def buckets(
+        user_id: int | None, ip: str | None, rate: float, burst: int
+    ) -> list[tuple[str, float, float]]:
+        """The (key, rate, burst) of the writer's and the address's buckets."""
+        return [(f"user:{user_id}", rate, burst), (client_key(ip), rate * PER_ADDRESS, burst * PER_ADDRESS)]
+
+    async def take(self, user_id: int | None, ip: str | None, rate: float, burst: int) -> bool:
+        return self.take_here(user_id, ip, rate, burst)
+
+    def take_here(
         self, user_id: int | None, ip: str | None, rate: float, burst: int, now: float | None = None
     ) -> bool:
+        """From this process's buckets: a message from both, or from none if either is empty."""
         now = time.monotonic() if now is None else now
-        buckets = [
-            self._bucket(f"user:{user_id}", rate, burst),
-            self._bucket(client_key(ip), rate * PER_ADDRESS, burst * PER_ADDRESS),
-        ]
+        buckets = [self._bucket(key, r, b) for key, r, b in self.buckets(user_id, ip, rate, burst)]
         if any(b.level(now) < 1.0 for b in buckets):
             return False
         return all([b.take(now) for b in buckets])

@@ -13,7 +13,7 @@ import logging
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from functools import partial
@@ -515,21 +515,25 @@ class Hub:
 
     async def leave(self, game_id: int, token: str) -> GameInfo:
         info = await self.db(self.repo.leave_seat, game_id, token_hash(token))  # its chosen side goes too
-        self._unseat_left(info)
+        rows = {s.id for s in info.seats}
+        self.unseat_left(game_id, rows)
+        if self.cluster is not None:  # its sockets on the other nodes watch from now on too
+            self.cluster.publish_room(game_id, {"t": "unseat", "rows": sorted(rows)})
         await self.peek_presence(game_id)
         self.broadcast_table(info)
         return info
 
-    def _unseat_left(self, info: GameInfo) -> None:
-        """The sockets of a seat that left the table watch it from now on. They must not keep its seat row:
-        a later joiner may be given the same row id (SQLite reuses the highest one), and a socket still
-        holding it would be seated as that joiner when the table starts, seeing their hidden cards."""
-        present = {s.id for s in info.seats}
-        for conn in list(self.seated.get(info.id, ())):
-            if conn.occupant is not None and conn.occupant not in present:
-                self.remove_conn(conn)
-                conn.occupant = conn.seat = conn.session_user = None
-                self.add_conn(conn)
+    def unseat_left(self, game_id: int, rows: Collection[int]) -> bool:
+        """The sockets here of a seat that left the table (its row not among the table's `rows`) watch it
+        from now on; True if there was one. They must not keep its seat row: a later joiner may be given the
+        same row id (SQLite reuses the highest one), and a socket still holding it would be seated as that
+        joiner when the table starts, seeing their hidden cards."""
+        left = [c for c in self.seated.get(game_id, ()) if c.occupant is not None and c.occupant not in rows]
+        for conn in left:
+            self.remove_conn(conn)
+            conn.occupant = conn.seat = conn.session_user = None
+            self.add_conn(conn)
+        return bool(left)
 
     def invite_ok(self, info: GameInfo, invite: str | None) -> bool:
         return bool(invite and secrets.compare_digest(invite.encode(), (info.invite or "").encode()))
@@ -628,7 +632,7 @@ class Hub:
         seat row -> engine seat): while the table was open a socket's seat was its table place, which would
         pass for the engine seat of that number. A row the game does not have left the table: its sockets
         watch. True when a socket's seat changed."""
-        changed = False
+        changed = self.unseat_left(game_id, seat_of)
         for conn in self.rooms.get(game_id, ()):
             if conn.occupant is not None and conn.seat != seat_of.get(conn.occupant):
                 conn.seat, changed = seat_of.get(conn.occupant), True
@@ -675,7 +679,12 @@ class Hub:
 
         asyncio.get_running_loop().call_later(SPECTATOR_INTERVAL, send)
 
-    def summary(self, info: GameInfo, user_id: int | None = None) -> dict[str, Any]:
+    def summary(
+        self, info: GameInfo, user_id: int | None = None, owner: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """A game as the lobby, the welcome and `table` messages show it. `owner`: its live game's summary
+        from the node that runs it (`owner_summary`), which alone knows the seat to play and the take-over
+        countdowns; who is connected is this node's latest knowledge."""
         present = self.present_occupants(info.id)
         unavailable = info.id in self.unplayable  # its record is damaged: it cannot be shown or go on
         seats: list[dict[str, Any]] = []
@@ -702,6 +711,13 @@ class Hub:
         match = self.matches.get(info.id)
         ply = match.ply if match is not None else info.ply
         to_play = match.state.to_play if match is not None and not match.over else None
+        if owner is not None:
+            ply, to_play = owner.get("ply", ply), owner.get("to_play")
+            owned = owner.get("seats", ())
+            countdowns = {e.get("seat"): e["takeover_in"] for e in owned if "takeover_in" in e}
+            for entry in seats:
+                if entry.get("connected") is False and entry["seat"] in countdowns:
+                    entry["takeover_in"] = countdowns[entry["seat"]]
         return {
             "id": info.id,
             "game": info.game,
@@ -743,7 +759,19 @@ class Hub:
         """Whether anyone may be told of a change at the table: a socket of it here, or another node's."""
         return bool(self.rooms.get(game_id)) or self.cluster is not None
 
+    async def owner_summary(self, info: GameInfo) -> dict[str, Any] | None:
+        """For `summary`: a live game's summary from its owner on another node, None when this node owns it,
+        the game is not live, or no owner answered (it is moving)."""
+        if self.cluster is None or info.status != "live" or info.id in self.matches:
+            return None
+        return await self.cluster.owner_summary(info.id)
+
     def broadcast_table(self, info: GameInfo) -> None:
+        """Sends every socket of the game, on every node, its `table` summary. A live game's summary is its
+        owner's to send: another node's would lack the seat to play and the take-over countdowns (the owner
+        sends one when the other nodes' presence notes change who is connected)."""
+        if self.cluster is not None and info.status == "live" and info.id not in self.matches:
+            return
         message = {"type": "table", "game": self.summary(info)}
         for conn in list(self.rooms.get(info.id, ())):
             conn.send(message)
@@ -980,6 +1008,8 @@ class Hub:
                 self._remember_rematch(game_id, made)
             elif not new_ask and not people <= set(asked):  # (everyone asked: made below, at last)
                 raise MoveRefused("rematch_pending", "you already asked for a rematch")
+        if self.rematched.get(game_id) == 0:  # being made by an earlier ask: its `rematch` message follows
+            raise MoveRefused("rematch_pending", "the rematch is being made; it starts in a moment")
         if game_id in self.rematched:
             raise MoveRefused(
                 "rematch_done", "this game was already played again", new_game_id=self.rematched[game_id]

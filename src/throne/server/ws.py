@@ -165,6 +165,7 @@ class _Session:
         except NotFound:
             await self.unknown()
             return
+        owner = await hub.owner_summary(info)  # (before the session is read: nothing waits after that)
         occupant = None
         if token:
             if seat is None:
@@ -214,9 +215,8 @@ class _Session:
                 info = fresh
                 self.conn.seat = next((s.seat for s in info.seats if s.id == occupant), None)
         await hub.peek_presence(info.id)
-        self.conn.send(
-            {"type": "welcome", "game_id": info.id, "seat": self.conn.seat, "game": hub.summary(info, user)}
-        )
+        summary = hub.summary(info, user, owner)
+        self.conn.send({"type": "welcome", "game_id": info.id, "seat": self.conn.seat, "game": summary})
         if occupant is not None:  # a seat's presence changed; spectators only change a count
             hub.broadcast_table(info)
         match = hub.matches.get(info.id)
@@ -279,7 +279,7 @@ class _Session:
         try:
             text = chat.clean(msg.get("text"))
             s, ip = self.hub.settings, self.ws.client.host if self.ws.client else None
-            if not self.hub.chat_limits.take(self.chat_as[0], ip, s.chat_rate_per_s, s.chat_burst):
+            if not await self.hub.chat_limits.take(self.chat_as[0], ip, s.chat_rate_per_s, s.chat_burst):
                 raise MoveRefused("chat_rate_limited", "too many chat messages; wait a few seconds")
             await chat.post(self.hub, self.conn, self.chat_as[0], self.chat_as[1], text)
         except (MoveRefused, ApiError, StoreError) as exc:

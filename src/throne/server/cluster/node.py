@@ -39,7 +39,7 @@ from throne.server.conn import Conn, encode
 from throne.server.errors import ApiError
 from throne.server.games import OptionsError, kind_of, rebuild_with_last
 from throne.server.match import Match, MoveRefused
-from throne.store.repo import DamagedRecord, GameInfo, NotFound, StoreUnavailable
+from throne.store.repo import DamagedRecord, GameInfo, NotFound, StoreError, StoreUnavailable
 
 
 def dumps(obj: Any) -> bytes:
@@ -60,6 +60,7 @@ REINDEX_EVERY = 30.0  # seconds between two listings of the store's live games i
 REJOIN_ROUNDS = 3  # lease rounds in which a node announces its sockets again after Redis was away
 PEEKED_MAX = 10_000  # games whose presence a node keeps from its lobby lists
 PEEK_WAIT = 0.25  # seconds a request waits for the other nodes' presence before it shows this node's only
+OWNER_SUMMARY_WAIT = 1.0  # seconds a summary waits for the owner of its live game on another node
 
 
 def node_channel(node: str) -> str:
@@ -356,7 +357,7 @@ class Cluster:
                 continue
             for node in nodes.keys() & (self._alive - before):
                 self._catch_up(game, node)
-            self._presence_changed(game)
+            self._presence_changed(game, occupants_changed=True)
         return bool(added)
 
     async def _forget_dead(self) -> None:
@@ -584,10 +585,14 @@ class Cluster:
         if match is not None and self.holds(game):
             self.publish_state(match, {}, to=node)
 
-    def _presence_changed(self, game: int) -> None:
+    def _presence_changed(self, game: int, occupants_changed: bool = False) -> None:
+        """Who is connected changed on another node: the owner restarts or stops the take-over countdowns,
+        and sends the table its summary when a seat came or went (the other nodes leave that to it)."""
         match = self.hub.matches.get(game)
         if match is not None:
             match.presence_changed()
+            if occupants_changed and not match.over:
+                self.hub.broadcast_table(match.info)
 
     # ---- publishing ----------------------------------------------------------------------------------------
     def publish_state(
@@ -642,7 +647,8 @@ class Cluster:
 
     def publish_room(self, game: int, note: dict[str, Any]) -> None:
         """A note for the other nodes' sockets of a game: {"t": "all", "msg": …} goes to every socket,
-        {"t": "seats", "msgs": {seat: …}} to each seat's sockets only ("s": spectators), chat by channel."""
+        {"t": "seats", "msgs": {seat: …}} to each seat's sockets only ("s": spectators), chat by channel;
+        {"t": "unseat", "rows": […]}: the sockets of a seat row not among `rows` left the table and watch."""
         self._outbox.put_nowait(("plain", room_channel(game), dumps({**note, "from": self.node})))
 
     async def _publisher(self) -> None:
@@ -789,6 +795,11 @@ class Cluster:
                 message = note["msgs"].get(_seat_key(conn.seat))
                 if message is not None:
                     conn.send(message)
+        elif kind == "unseat":  # a seat left the open table through another node: its sockets here watch
+            rows = note.get("rows")
+            well_formed = isinstance(rows, list) and all(type(r) is int for r in rows)
+            if well_formed and self.hub.unseat_left(game, rows):
+                self.conns_changed(game)
         elif kind == "chat":
             for conn in conns:
                 if note["channel"] in readable(note["status"], conn.seat is not None):
@@ -800,6 +811,7 @@ class Cluster:
             self._alive.add(note["from"])
             nodes = self._remote.setdefault(game, {})
             before = nodes.get(note["from"])
+            present = self.hub.present_occupants(game)
             if note.get("p") is None:
                 nodes.pop(note["from"], None)
             else:
@@ -807,7 +819,7 @@ class Cluster:
                 known = before is not None and now.occupants <= before.occupants and now.seats <= before.seats
                 if revived or not known:
                     self._catch_up(game, note["from"])
-            self._presence_changed(game)
+            self._presence_changed(game, self.hub.present_occupants(game) != present)
 
     # ---- routing -------------------------------------------------------------------------------------------
     async def route(self, game: int, op: str, **fields: Any) -> Any:
@@ -882,6 +894,11 @@ class Cluster:
                 game, fields["seat"], fields["action"], fields.get("accept", False), fields.get("ply")
             )
             return None
+        if op == "summary":
+            match = hub.matches.get(game)
+            if match is None:
+                raise _Moved
+            return hub.summary(match.info)
         if op == "state":
             match = hub.matches.get(game)
             if match is None:
@@ -917,6 +934,15 @@ class Cluster:
             reply["refused"] = ["server_error", "the server failed to handle the request", {}]
         with contextlib.suppress(Exception):
             await self.redis.publish(node_channel(request["from"]), dumps(reply))
+
+    async def owner_summary(self, game: int) -> dict[str, Any] | None:
+        """The summary of a live game as its owner on another node shows it; None if no owner answered
+        within a second (the game is moving: a summary made here will do)."""
+        try:
+            answer = await asyncio.wait_for(self.route(game, "summary"), OWNER_SUMMARY_WAIT)
+        except (TimeoutError, MoveRefused, ApiError, StoreError, RedisError):
+            return None
+        return answer if isinstance(answer, dict) else None
 
     async def current_state(self, game: int, seat: int | None, conn: Conn | None) -> dict[str, Any] | None:
         """A live game's `state` for a seat from its owner on another node (None: the game is not live)."""

@@ -13,6 +13,7 @@ from typing import Any
 
 from redis.exceptions import RedisError
 
+from throne.server.chat import ChatLimits
 from throne.server.cluster.lease import PREFIX
 from throne.server.ratelimit import Limit, RateLimiter
 
@@ -44,6 +45,31 @@ return '0'
 
 def bucket_key(rule: str, key: str) -> str:
     return f"{PREFIX}rl:{rule}:{key}"
+
+
+class SharedChatLimits(ChatLimits):
+    """The chat buckets of writers and addresses, in Redis: a writer whose sockets sit on several nodes gets
+    one burst, not one per node; this process's own while Redis fails."""
+
+    def __init__(self, redis: Any) -> None:
+        super().__init__()
+        self._take = redis.register_script(_TAKE)
+        self._failing = False
+
+    async def take(self, user_id: int | None, ip: str | None, rate: float, burst: int) -> bool:
+        wanted = self.buckets(user_id, ip, rate, burst)
+        args: list[float] = []
+        for _, per_second, most in wanted:
+            args += [most, per_second]
+        try:
+            wait = float(await self._take(keys=[bucket_key("chat", key) for key, _, _ in wanted], args=args))
+        except RedisError as exc:
+            if not self._failing:
+                log.warning("chat limits: redis failed (%s); counting on this node alone meanwhile", exc)
+            self._failing = True
+            return self.take_here(user_id, ip, rate, burst)
+        self._failing = False
+        return wait == 0
 
 
 class SharedRateLimiter(RateLimiter):

@@ -157,9 +157,10 @@ async def get_game(game_id: GameId, request: Request, invite: str | None = None)
     info = await _game(request, game_id, invite)
     user = await current_user(request)
     hub = hub_of(request)
+    owner = await hub.owner_summary(info)
     if hub.cluster is not None:  # who is connected to the other nodes
         await hub.cluster.peek_presence([info.id])
-    return {"game": hub.summary(info, user.id if user else None)}
+    return {"game": hub.summary(info, user.id if user else None, owner)}
 
 
 @router.post("/games/{game_id}/join")
