@@ -5,13 +5,21 @@ from __future__ import annotations
 
 import shutil
 import socket
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 import pytest
 
-from throne.server.cluster.local import ClusterError, LocalCluster, _must_stop, free_port, haproxy_config
+from throne.server.cluster.local import (
+    ClusterError,
+    LocalCluster,
+    _must_stop,
+    _until,
+    free_port,
+    haproxy_config,
+)
 
 
 def test_haproxy_balances_http_and_websockets_over_every_ready_node() -> None:
@@ -73,3 +81,22 @@ def test_a_node_that_exits_at_start_up_fails_the_cluster_at_once_with_its_reason
         assert cluster.postgres_pid() is None, "PostgreSQL was left running"
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+def test_a_piece_that_exits_silently_is_not_blamed_on_an_earlier_runs_log(tmp_path: Path) -> None:
+    """`throne cluster` keeps its data directory between runs and appends each piece's output to its log. A
+    node that exits at start-up without a word (killed by a signal) is reported with its status and its log's
+    path, not with the last line an earlier run left in that log."""
+    root = tmp_path / "cluster"
+    root.mkdir()
+    (root / "node0.log").write_text("ERROR: [Errno 98] address already in use (an earlier run)\n")
+    cluster = LocalCluster(root, nodes=1, port=0)
+    cluster._spawn("node0", [sys.executable, "-c", "import os, signal; os.kill(os.getpid(), signal.SIGKILL)"])
+    try:
+        with pytest.raises(ClusterError, match=r"node0 exited \(-9\); see .*node0.log") as failed:
+            _until(lambda: False, 20, "node0", cluster._exited("node0"))
+    finally:
+        for _, proc in cluster.procs:
+            proc.kill()
+            proc.wait(10)
+    assert "earlier run" not in str(failed.value)

@@ -4,8 +4,9 @@ leases held, a node without the lease writes no seat take-over, a node restarted
 the sockets its earlier process announced, a malformed room note reseats nobody, a move routed while the
 store fails is refused, not dropped with its socket, an orphan whose record is damaged is claimed once and
 refused, an unreadable presence entry is left out alone, presence notes lost with their batch are sent
-again, a stale owner's seat take-over is refused by the store, and a node whose heartbeat was late counts
-again once it beats."""
+again, a stale owner's seat take-over is refused by the store, a node whose heartbeat was late counts
+again once it beats (and its seats are shown connected again), and a late note of a seat that left an open
+table demotes that seat's sockets only."""
 
 from __future__ import annotations
 
@@ -23,13 +24,14 @@ from fastapi.testclient import TestClient
 
 from tests.cluster.inprocess import UNREACHABLE, holding, moves_refused
 from tests.cluster.nodes import RoomSocket
-from tests.server.helpers import two_player_leaders
+from tests.server.helpers import as_guest, hello, join_as, read_until, seat_view, two_player_leaders
 from throne.server.app import create_app
 from throne.server.cluster.lease import Leases
 from throne.server.cluster.node import NODES, Cluster, Presence, presence_key, room_channel
 from throne.server.config import Settings
 from throne.server.errors import ApiError
 from throne.server.match import MoveRefused
+from throne.server.sessions import token_hash
 from throne.store.repo import StoreError, StoreUnavailable
 
 LAPSE_TTL = 0.6  # the lease time of the heartbeat lapse test
@@ -506,3 +508,75 @@ def test_an_orphan_whose_record_is_damaged_is_claimed_once_and_refused(
         hub.cluster, hub.db = None, db
     assert reads == 1, f"the damaged orphan's log was read (the game claimed) {reads} times"
     assert (move, state) == ("game_unavailable", "game_unavailable")
+
+
+def test_a_node_counted_gone_that_speaks_again_gets_its_seat_shown_connected(
+    client: TestClient, redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """This node (n1) runs a live game; Ann's socket sits on n2. n2's heartbeat lapses: n1 counts n2 gone and
+    sends the table a `table` message with Ann disconnected and a take-over countdown. n2 then speaks again
+    with a presence note (after Redis was away it announces its sockets again) before n1's next heartbeat:
+    n1 sends the table a `table` message with Ann connected, without a countdown, rather than leaving every
+    page counting down a take-over that never comes."""
+    hub = client.app.state.hub
+    monkeypatch.setattr(hub.settings, "abandon_timeout", 600.0)
+    game, _ = two_player_leaders(client)
+    match = hub.matches[game]
+    ann = next(s for s in match.info.seats if s.seat == 0)
+    tables: list[dict[str, Any]] = []
+    broadcast = hub.broadcast_table
+
+    def recording(info: Any) -> None:
+        tables.append(hub.summary(info))
+        broadcast(info)
+
+    async def scenario() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        cluster = hub.cluster = holding(client, game, time.monotonic() + 60)
+        cluster.redis = aioredis.from_url(redis_url)
+        try:
+            cluster._alive = {"n1", "n2"}
+            cluster._remote[game] = {"n2": Presence({ann.id}, {0}, 0)}
+            await cluster.redis.zadd(NODES, {"n2": int(time.time() * 1000) - 60_000})  # 3 lease times late
+            await cluster._heartbeat()
+            while_gone = list(tables)
+            note = {"t": "presence", "from": "n2", "p": Presence({ann.id}, {0}, 1).to_json()}
+            cluster._room(game, note)
+            return while_gone, list(tables)
+        finally:
+            hub.cluster = None
+            await cluster.redis.aclose()
+
+    monkeypatch.setattr(hub, "broadcast_table", recording)
+    while_gone, sent = client.portal.call(scenario)
+    assert while_gone and while_gone[-1]["seats"][0]["connected"] is False  # the table was told Ann left
+    last = sent[-1]["seats"][0]
+    assert last["connected"] is True and "takeover_in" not in last, f"the table's last word on Ann: {last}"
+
+
+def test_a_late_unseat_note_demotes_only_the_seat_that_left(client: TestClient) -> None:
+    """An open three-seat table: Eve, whose socket is here, leaves it through another node, whose `unseat`
+    note reaches this node late; meanwhile Fred joined and greeted his seat's socket here. The note demotes
+    the sockets of Eve's seat row only: Eve's socket watches from then on, and once the table starts Fred's
+    gets his seat's view."""
+    hub = client.app.state.hub
+    cluster = Cluster(hub, UNREACHABLE, node="n1")  # only its note handler is used here
+    as_guest(client, "Cleo")
+    made = client.post("/api/games", json={"game": "hidden-leaders", "players": 3})
+    assert made.status_code == 201, made.text
+    game = made.json()["game"]["id"]
+    eve = join_as(client, game, "Eve")
+    eve_row = next(s.id for s in hub.repo.get_game(game).seats if s.name == "Eve")
+    with client.websocket_connect(f"/ws/games/{game}") as eve_socket:
+        hello(eve_socket, eve)
+        hub.repo.leave_seat(game, token_hash(eve))  # through the other node: this one learns by the note
+        fred = join_as(client, game, "Fred")
+        with client.websocket_connect(f"/ws/games/{game}") as fred_socket:
+            assert hello(fred_socket, fred)[0]["seat"] is not None
+            client.portal.call(cluster._room, game, {"t": "unseat", "left": [eve_row], "from": "n0"})
+            watching = client.get(f"/api/games/{game}").json()["game"]["spectators"]
+            assert watching == 1, f"{watching} sockets watch: Eve's alone should"
+            join_as(client, game, "Dan")  # the table is full and starts
+            freds, _ = read_until(fred_socket, "state")
+            eves, _ = read_until(eve_socket, "state")
+    assert eves["seat"] is None, "Eve's socket still acts for the seat she left"
+    assert freds["seat"] is not None and freds["seat"] == seat_view(client, game, fred)["seat"]

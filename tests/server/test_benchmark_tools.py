@@ -90,14 +90,15 @@ def test_the_move_log_benchmark_appends_every_move_of_its_groups() -> None:
 def test_the_set_up_benchmark_starts_and_ends_each_of_its_games_on_a_real_server(tmp_path: Path) -> None:
     proc, base = game_setup.start_server(tmp_path)
     try:
-        row = asyncrun.run(game_setup.measure(base, proc.pid, games=4, concurrency=2))
+        # 24 games: the store processes' share (~3 ms a game) must add up to more than a clock tick (10 ms)
+        row = asyncrun.run(game_setup.measure(base, proc.pid, games=24, concurrency=2))
         listed = httpx.get(f"{base}/api/games", params={"status": "finished"}).json()
     finally:
         proc.terminate()
         proc.wait(10)
     assert row["server_cpu_ms_per_game"] > row["store_cpu_ms_per_game"] > 0 and row["games_per_s"] > 0
     finished = [g for g in listed["games"] if g["result"]["termination"] == "resign"]
-    assert len(finished) == 6  # the warm-up's two and the four measured, each resigned
+    assert len(finished) == 26  # the warm-up's two and the 24 measured, each resigned
 
 
 def test_the_server_cpu_counts_its_store_process_too() -> None:

@@ -514,26 +514,28 @@ class Hub:
         task.add_done_callback(self._background.discard)
 
     async def leave(self, game_id: int, token: str) -> GameInfo:
+        leaving = await self.db(self.repo.seat_by_token, game_id, token_hash(token))
         info = await self.db(self.repo.leave_seat, game_id, token_hash(token))  # its chosen side goes too
-        rows = {s.id for s in info.seats}
-        self.unseat_left(game_id, rows)
-        if self.cluster is not None:  # its sockets on the other nodes watch from now on too
-            self.cluster.publish_room(game_id, {"t": "unseat", "rows": sorted(rows)})
+        if leaving is not None:  # (a row id is never given to another seat)
+            self.unseat_left(game_id, [leaving.id])
+            if self.cluster is not None:  # its sockets on the other nodes watch from now on too
+                self.cluster.publish_room(game_id, {"t": "unseat", "left": [leaving.id]})
         await self.peek_presence(game_id)
         self.broadcast_table(info)
         return info
 
-    def unseat_left(self, game_id: int, rows: Collection[int]) -> bool:
-        """The sockets here of a seat that left the table (its row not among the table's `rows`) watch it
-        from now on; True if there was one. They must not keep its seat row: a later joiner may be given the
-        same row id (SQLite reuses the highest one), and a socket still holding it would be seated as that
-        joiner when the table starts, seeing their hidden cards."""
-        left = [c for c in self.seated.get(game_id, ()) if c.occupant is not None and c.occupant not in rows]
-        for conn in left:
+    def unseat_left(self, game_id: int, left: Collection[int]) -> bool:
+        """The sockets here of the seat rows that `left` the table watch it from now on; True if there was
+        one. A socket must not act for a row its seat no longer has."""
+        return self._unseat(game_id, left.__contains__)
+
+    def _unseat(self, game_id: int, gone: Callable[[int], bool]) -> bool:
+        gone_conns = [c for c in self.seated.get(game_id, ()) if c.occupant is not None and gone(c.occupant)]
+        for conn in gone_conns:
             self.remove_conn(conn)
             conn.occupant = conn.seat = conn.session_user = None
             self.add_conn(conn)
-        return bool(left)
+        return bool(gone_conns)
 
     def invite_ok(self, info: GameInfo, invite: str | None) -> bool:
         return bool(invite and secrets.compare_digest(invite.encode(), (info.invite or "").encode()))
@@ -632,7 +634,7 @@ class Hub:
         seat row -> engine seat): while the table was open a socket's seat was its table place, which would
         pass for the engine seat of that number. A row the game does not have left the table: its sockets
         watch. True when a socket's seat changed."""
-        changed = self.unseat_left(game_id, seat_of)
+        changed = self._unseat(game_id, lambda row: row not in seat_of)
         for conn in self.rooms.get(game_id, ()):
             if conn.occupant is not None and conn.seat != seat_of.get(conn.occupant):
                 conn.seat, changed = seat_of.get(conn.occupant), True

@@ -124,9 +124,11 @@ class LocalCluster:
     database_url: str = ""
     redis_url: str = ""
     as_root: bool = field(default_factory=lambda: os.geteuid() == 0)
+    _log_from: dict[str, int] = field(default_factory=dict)  # where each piece's log of this run begins
 
     def _spawn(self, name: str, cmd: list[str], env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
         log = (self.root / f"{name}.log").open("ab")
+        self._log_from[name] = log.tell()  # (the log of an earlier run of this data directory comes before)
         proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
         log.close()
         self.procs.append((name, proc))
@@ -140,8 +142,9 @@ class LocalCluster:
             proc = next(p for n, p in self.procs if n == name)
             if proc.poll() is None:
                 return None
-            with contextlib.suppress(OSError):
-                lines = (self.root / f"{name}.log").read_text(errors="replace").strip().splitlines()
+            with contextlib.suppress(OSError), (self.root / f"{name}.log").open("rb") as log:
+                log.seek(self._log_from.get(name, 0))
+                lines = log.read().decode(errors="replace").strip().splitlines()
                 if lines:
                     return f"exited ({proc.returncode}): {lines[-1][-300:]}"
             return f"exited ({proc.returncode}); see {self.root}/{name}.log"

@@ -448,6 +448,7 @@ class Cluster:
                 "game %s claimed by node %s at ply %d", game, self.node, info.ply, extra={"game_id": game}
             )
             hub.broadcast_state(match)  # sockets that reconnected meanwhile resume from here
+            hub.broadcast_table(match.info)  # who is connected, and the countdowns, as the owner sees them
         except Exception:
             log.exception("game %s: claim failed; handing it back", game, extra={"game_id": game})
             with contextlib.suppress(Exception):
@@ -648,7 +649,7 @@ class Cluster:
     def publish_room(self, game: int, note: dict[str, Any]) -> None:
         """A note for the other nodes' sockets of a game: {"t": "all", "msg": …} goes to every socket,
         {"t": "seats", "msgs": {seat: …}} to each seat's sockets only ("s": spectators), chat by channel;
-        {"t": "unseat", "rows": […]}: the sockets of a seat row not among `rows` left the table and watch."""
+        {"t": "unseat", "left": […]}: the sockets of these seat rows left the table and watch."""
         self._outbox.put_nowait(("plain", room_channel(game), dumps({**note, "from": self.node})))
 
     async def _publisher(self) -> None:
@@ -796,7 +797,7 @@ class Cluster:
                 if message is not None:
                     conn.send(message)
         elif kind == "unseat":  # a seat left the open table through another node: its sockets here watch
-            rows = note.get("rows")
+            rows = note.get("left")
             well_formed = isinstance(rows, list) and all(type(r) is int for r in rows)
             if well_formed and self.hub.unseat_left(game, rows):
                 self.conns_changed(game)
@@ -807,11 +808,11 @@ class Cluster:
         elif kind == "presence":
             # It speaks: alive, even if it joined after the last heartbeat. One counted gone until now (its
             # heartbeat late, Redis restarted) may have missed states, as may new sockets: both catch up.
+            present = self.hub.present_occupants(game)  # (before a node counted gone counts again)
             revived = note["from"] not in self._alive
             self._alive.add(note["from"])
             nodes = self._remote.setdefault(game, {})
             before = nodes.get(note["from"])
-            present = self.hub.present_occupants(game)
             if note.get("p") is None:
                 nodes.pop(note["from"], None)
             else:
