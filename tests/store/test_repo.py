@@ -321,11 +321,12 @@ def live_ids(repo: Repo) -> list[int]:
 def test_leaderboard_orders_by_score(repo: Repo, database: Database) -> None:
     users = [repo.create_user(f"R{i}", f"r{i}", "h") for i in range(3)]
     with database.sessions.begin() as s:
+        rows = load_ratings(s, "leaders", [u.id for u in users], "glicko2")
         for user, score in zip(users, (10.0, 30.0, 20.0), strict=True):
-            save_rating(s, None, user.id, "leaders", "glicko2", {"rating": score}, score)
+            save_rating(s, rows[user.id], {"rating": score}, score)
     with database.sessions.begin() as s:
-        rows = load_ratings(s, "leaders", [users[0].id])
-        save_rating(s, rows[users[0].id], users[0].id, "leaders", "glicko2", {"rating": 40.0}, 40.0)
+        rows = load_ratings(s, "leaders", [users[0].id], "glicko2")
+        save_rating(s, rows[users[0].id], {"rating": 40.0}, 40.0)
     board = repo.leaderboard("leaders")
     assert [u.name for _, u in board] == ["R0", "R1", "R2"]
     assert board[0][0].games == 2 and board[0][0].data == {"rating": 40.0}

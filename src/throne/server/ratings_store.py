@@ -62,14 +62,12 @@ def _rate_glicko2(session: Session, info: GameInfo) -> None:
         return
     winner = (info.result or {}).get("winner")
     score0 = 0.5 if winner is None else (1.0 if winner == 0 else 0.0)
-    rows = load_ratings(session, info.game, users)
-    old = [glicko_of(rows[u].data if u in rows else None) for u in users]
+    rows = load_ratings(session, info.game, users, "glicko2")
+    old = [glicko_of(rows[u].data) for u in users]
     new = glicko2.rate_game(old[0], old[1], score0)
     for user, rating in zip(users, new, strict=True):
         data = {"rating": rating.rating, "rd": rating.rd, "volatility": rating.volatility}
-        save_rating(
-            session, rows.get(user), user, info.game, "glicko2", data, glicko2.leaderboard_score(rating)
-        )
+        save_rating(session, rows[user], data, glicko2.leaderboard_score(rating))
 
 
 def _rate_openskill(session: Session, info: GameInfo) -> None:
@@ -80,12 +78,12 @@ def _rate_openskill(session: Session, info: GameInfo) -> None:
     losers = [s.seat for s in info.seats if _left(s)]
     if (winner is None and not losers) or len(set(users)) != len(users) or len(users) != info.players:
         return
-    rows = load_ratings(session, info.game, users)
-    old = [skill_of(rows[u].data if u in rows else None) for u in users]
+    rows = load_ratings(session, info.game, users, "openskill")
+    old = [skill_of(rows[u].data) for u in users]
     new = multiplayer.rate_game(old, winner, losers)
     for user, rating in zip(users, new, strict=True):
         data = {"mu": rating.mu, "sigma": rating.sigma}
-        save_rating(session, rows.get(user), user, info.game, "openskill", data, rating.ordinal)
+        save_rating(session, rows[user], data, rating.ordinal)
 
 
 _RATE = {"glicko2": _rate_glicko2, "openskill": _rate_openskill}

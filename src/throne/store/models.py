@@ -12,9 +12,11 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    Index,
     Integer,
     String,
     UniqueConstraint,
+    func,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -37,6 +39,9 @@ class User(Base):
     # Sessions carry the epoch they were made in; raising it revokes them all (logout, password change).
     session_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    # a username is unique in any case: "Ann" and "ann" are one account (migration 0012)
+    __table_args__ = (Index("uq_users_username_lower", func.lower(username), unique=True),)
 
 
 class Game(Base):

@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from sqlalchemy import ColumnElement, delete, func, insert, or_, select, text, true, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -936,37 +937,29 @@ class Repo:
             return [(r, u) for r, u in rows]
 
 
-def load_ratings(session: Session, game: str, user_ids: Sequence[int]) -> dict[int, Rating]:
+def load_ratings(session: Session, game: str, user_ids: Sequence[int], system: str) -> dict[int, Rating]:
+    """The players' ratings of `game`, each locked until the transaction ends: games of one player that end at
+    once (on several nodes of a cluster) update the rating one after the other, none overwriting another's
+    update. A player without a rating gets an empty one (no `data`, `games` 0) that `save_rating` fills in the
+    same transaction."""
+    users = sorted(set(user_ids))  # locked in one order: two endings never wait for each other's rows
+    empty = [dict(user_id=u, game=game, system=system, data={}, score=0.0, games=0) for u in users]
+    if empty:
+        upsert = postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
+        session.execute(upsert(Rating).values(empty).on_conflict_do_nothing())
     rows = session.scalars(
-        select(Rating).where(Rating.game == game, Rating.user_id.in_(list(user_ids)))
+        select(Rating)
+        .where(Rating.game == game, Rating.user_id.in_(users))
+        .order_by(Rating.user_id)
+        .with_for_update()
     ).all()
     return {r.user_id: r for r in rows}
 
 
-def save_rating(
-    session: Session,
-    existing: Rating | None,
-    user_id: int,
-    game: str,
-    system: str,
-    data: dict[str, Any],
-    score: float,
-) -> None:
-    if existing is None:
-        session.add(
-            Rating(
-                user_id=user_id,
-                game=game,
-                system=system,
-                data=data,
-                score=score,
-                games=1,
-                updated_at=utcnow(),
-            )
-        )
-    else:
-        existing.data, existing.score, existing.games = data, score, existing.games + 1
-        existing.updated_at = utcnow()
+def save_rating(session: Session, existing: Rating, data: dict[str, Any], score: float) -> None:
+    """One more rated game in `existing` (a row of `load_ratings`)."""
+    existing.data, existing.score, existing.games = data, score, existing.games + 1
+    existing.updated_at = utcnow()
 
 
 __all__ = [

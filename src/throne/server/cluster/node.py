@@ -946,7 +946,9 @@ class Cluster:
         return answer if isinstance(answer, dict) else None
 
     async def current_state(self, game: int, seat: int | None, conn: Conn | None) -> dict[str, Any] | None:
-        """A live game's `state` for a seat from its owner on another node (None: the game is not live)."""
+        """A live game's `state` for a seat from its owner on another node (None: the game is not live). A
+        request without a socket (`conn`) whose owner cannot be reached is refused (MoveRefused
+        `owner_unavailable`: send it again); a socket gets the state with the owner's next broadcast."""
         info = await self.hub.db(self.hub.repo.get_game, game)
         if info.status != "live":
             return None
@@ -960,7 +962,9 @@ class Cluster:
             if conn is not None:
                 await self.watch(game)  # before asking: no later state is missed
             message = await self.route(game, "state", seat=seat)
-        except (MoveRefused, ApiError, RedisError):
+        except (MoveRefused, ApiError, RedisError) as exc:
+            if conn is None and isinstance(exc, MoveRefused):  # a request: refused, to be sent again
+                raise
             # The game ended or moves (the next broadcast brings the state), or Redis is away (once it is
             # back, this node announces its sockets again and the owner sends them the state).
             return None

@@ -251,7 +251,10 @@ async def view(game_id: GameId, request: Request, invite: str | None = None) -> 
     info = await hub.db(hub.repo.get_game, game_id)
     hidden = info.private and not hub.invite_ok(info, invite)
     seat = await _seat_for(request, game_id, required=False, hidden=hidden)
-    message = await hub.current_state(game_id, seat)
+    try:
+        message = await hub.current_state(game_id, seat)
+    except MoveRefused as exc:  # the node that runs the game cannot be reached right now
+        raise ApiError(503, exc.code, exc.message, headers={"Retry-After": "2"}) from None
     if message is None:
         raise ApiError(409, "not_live", f"game {game_id} is {info.status}")
     return {

@@ -66,6 +66,8 @@ async def history(
         raise ApiError(404, "unknown_player", f"no player {user_id}")
     # private tables are neither listed nor counted (nor skipped within a page, which would place them)
     rows, total = await hub.db(hub.repo.user_games, user_id, limit, offset, include_private=False)
+    if hub.cluster is not None:  # who is connected to the other nodes
+        await hub.cluster.peek_presence([info.id for info, _ in rows])
     games = []
     for info, seat in rows:
         entry = hub.summary(info)
