@@ -10,7 +10,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -217,6 +217,29 @@ def ready_nodes(
             n.stop()
         raise
     return nodes
+
+
+@contextlib.contextmanager
+def running_nodes(shared: Shared, log_dir: Path, prefix: str, count: int = 2) -> Iterator[list[Node]]:
+    """`ready_nodes` on the test's database and Redis (a 3 s lease), stopped when the block ends."""
+    nodes = ready_nodes(prefix, count, shared.database, shared.redis_url, log_dir, 3.0)
+    try:
+        yield nodes
+    finally:
+        for node in nodes:
+            node.stop()
+
+
+def recv_json(ws: ClientConnection, pred: Callable[[dict[str, Any]], bool], deadline_s: float = 20.0) -> Any:
+    """The first message `ws` receives that `pred` accepts (AssertionError after `deadline_s`)."""
+    end = time.monotonic() + deadline_s
+    while True:
+        left = end - time.monotonic()
+        if left <= 0:
+            raise AssertionError("no expected message in time")
+        message = json.loads(ws.recv(timeout=left))
+        if pred(message):
+            return message
 
 
 def leaders_table(ann: Player, bob: Player) -> int:

@@ -8,31 +8,18 @@ from __future__ import annotations
 import contextlib
 import json
 import threading
-import time
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from tests.cluster.nodes import Node, Shared, ready_nodes, until
+from tests.cluster.nodes import Node, Shared, recv_json, running_nodes, until
 
 pytestmark = [pytest.mark.postgres, pytest.mark.xdist_group("postgres")]
 STEP = 20.0
 PASSWORD = "Tr0ub4dor&3xyz"
-
-
-@contextlib.contextmanager
-def two_nodes(shared: Shared, tmp_path: Path, prefix: str) -> Iterator[list[Node]]:
-    nodes = ready_nodes(prefix, 2, shared.database, shared.redis_url, tmp_path, 3.0)
-    try:
-        yield nodes
-    finally:
-        for node in nodes:
-            node.stop()
 
 
 def client(node: Node, cookies: httpx.Cookies | None = None) -> httpx.Client:
@@ -47,22 +34,11 @@ def register(node: Node, username: str) -> tuple[httpx.Client, int]:
     return c, r.json()["user"]["id"]
 
 
-def recv(ws: ClientConnection, pred: Any, deadline_s: float = STEP) -> dict[str, Any]:
-    end = time.monotonic() + deadline_s
-    while True:
-        left = end - time.monotonic()
-        if left <= 0:
-            raise AssertionError("no expected message in time")
-        message = json.loads(ws.recv(timeout=left))
-        if pred(message):
-            return message
-
-
 def seated(stack: contextlib.ExitStack, node: Node, game: int, token: str) -> ClientConnection:
     """A seat's socket on `node`, once it got the game's first `state`."""
     ws = stack.enter_context(connect(f"ws://127.0.0.1:{node.port}/ws/games/{game}", open_timeout=STEP))
     ws.send(json.dumps({"type": "hello", "token": token}))
-    recv(ws, lambda m: m["type"] == "state")
+    recv_json(ws, lambda m: m["type"] == "state")
     return ws
 
 
@@ -75,7 +51,7 @@ def test_one_username_in_two_cases_signed_up_on_two_nodes_at_once_makes_one_acco
     """A username is unique regardless of case. Two people sign up as `RaceN` and `racen` at the same moment
     on two nodes, whose store writers run side by side: one account is made, the other sign-up is refused
     `400 username_unavailable` (the database's index on lower(username) decides, not only a check before)."""
-    with two_nodes(shared, tmp_path, "name") as (n0, n1):
+    with running_nodes(shared, tmp_path, "name") as (n0, n1):
         c0, c1 = client(n0), client(n1)
         both_made: list[str] = []
         try:
@@ -125,7 +101,7 @@ def _resign_at_once(stack: contextlib.ExitStack, games: list[tuple[Node, int, st
         ws.send(json.dumps({"type": "resign"}))
     ends = []
     for ws in sockets:
-        ended = recv(
+        ended = recv_json(
             ws, lambda m: (m["type"] == "state" and m["status"] == "finished") or m["type"] == "error"
         )
         ends.append(ended.get("code", "finished"))
@@ -147,7 +123,7 @@ def test_the_first_two_rated_games_of_one_player_ending_at_once_on_two_nodes_bot
     rating yet) play two rated Leaders games, one run by n0 and one by n1, and Ann resigns both at the same
     moment: both games finish and both count (2 rated games each). Before, both endings inserted the
     players' first rating, and the second failed on the primary key (`server_error`, the game left live)."""
-    with two_nodes(shared, tmp_path, "first") as (n0, n1):
+    with running_nodes(shared, tmp_path, "first") as (n0, n1):
         stack = contextlib.ExitStack()
         try:
             for pair in range(6):  # a new pair of players each time: none has a rating yet
@@ -174,7 +150,7 @@ def test_two_rated_games_of_one_player_ending_at_once_on_two_nodes_both_change_t
     """The same once both players have a rating: two rated games ending at the same moment on two nodes
     both change it (each ending reads the ratings locked, so the second one rates from the first's result):
     every round counts two more games. Before, the second ending overwrote the first's update."""
-    with two_nodes(shared, tmp_path, "lost") as (n0, n1):
+    with running_nodes(shared, tmp_path, "lost") as (n0, n1):
         ann0, ann_id = register(n0, "annlost")
         bob0, bob_id = register(n0, "boblost")
         ann1, bob1 = client(n1, ann0.cookies), client(n1, bob0.cookies)
@@ -210,7 +186,7 @@ def test_a_players_history_shows_who_is_connected_as_every_other_node_does(
     """Every node shows the same `connected` flags. A live game runs on n0 and both its players are connected
     to n0: a player's history (`GET /api/players/{id}/games`) shows them connected on n1 too, as the game's
     own summary does there. Before, the history read no other node's presence."""
-    with two_nodes(shared, tmp_path, "hist") as (n0, n1):
+    with running_nodes(shared, tmp_path, "hist") as (n0, n1):
         ann = client(n0)
         bob = client(n0)
         stack = contextlib.ExitStack()
@@ -254,7 +230,7 @@ def test_the_view_of_a_live_game_whose_owner_hangs_is_not_called_not_live(
     claimed the game after the lease ran out, the view), never `409 not_live` "game N is live"."""
     import signal
 
-    with two_nodes(shared, tmp_path, "hang") as (n0, n1):
+    with running_nodes(shared, tmp_path, "hang") as (n0, n1):
         ann, bob = client(n0), client(n0)
         stopped = False
         try:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import json
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,38 +13,17 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from tests.cluster.nodes import Node, Player, Shared, ready_nodes, until
+from tests.cluster.nodes import Node, Player, Shared, recv_json, running_nodes, until
 from throne.server.cluster.node import presence_key
 
 STEP = 20.0
 pytestmark = [pytest.mark.postgres, pytest.mark.xdist_group("postgres")]
 
 
-@contextlib.contextmanager
-def cluster(shared: Shared, tmp_path: Path, prefix: str, count: int = 2) -> Iterator[list[Node]]:
-    nodes = ready_nodes(prefix, count, shared.database, shared.redis_url, tmp_path, 3.0)
-    try:
-        yield nodes
-    finally:
-        for n in nodes:
-            n.stop()
-
-
 def announced(shared: Shared, game: int, node: Node) -> dict[str, Any] | None:
     """What `node` announced of its sockets of `game` in Redis (None: nothing)."""
     raw = shared.redis.hget(presence_key(game), node.name)
     return None if raw is None else json.loads(raw)
-
-
-def recv(ws: ClientConnection, pred: Any, deadline_s: float = STEP) -> dict[str, Any]:
-    end = time.monotonic() + deadline_s
-    while True:
-        left = end - time.monotonic()
-        if left <= 0:
-            raise AssertionError("no expected message in time")
-        message = json.loads(ws.recv(timeout=left))
-        if pred(message):
-            return message
 
 
 def _waiting_at_a_table(shared: Shared, player: Player, node: Node) -> int:
@@ -62,7 +40,7 @@ def spectate(stack: contextlib.ExitStack, node: Node, game: int) -> tuple[Client
     """A spectator's socket on `node`; returns it and its `welcome`."""
     ws = stack.enter_context(connect(f"ws://127.0.0.1:{node.port}/ws/games/{game}", open_timeout=20))
     ws.send(json.dumps({"type": "hello", "spectate": True}))
-    return ws, recv(ws, lambda m: m["type"] == "welcome")
+    return ws, recv_json(ws, lambda m: m["type"] == "welcome")
 
 
 def connected(summary: dict[str, Any]) -> list[bool | None]:
@@ -76,7 +54,7 @@ def test_a_join_through_another_node_shows_the_players_connected_there_as_connec
     message that tells Cleo of the join (published by n1), and the join's own answer, show Cleo connected, as
     `GET /api/games/{id}` does on both nodes, although n1 does not watch the game yet (it reads the other
     nodes' sockets before it describes the table)."""
-    with cluster(shared, tmp_path, "join") as (n0, n1):
+    with running_nodes(shared, tmp_path, "join") as (n0, n1):
         cleo, eve = Player(n0, "Cleo"), Player(n1, "Eve")
         try:
             game = _waiting_at_a_table(shared, cleo, n0)
@@ -101,7 +79,7 @@ def test_a_spectator_on_another_node_is_told_every_nodes_spectators_and_players(
     connects to n1: its `welcome` summary and the `spectators` count n1 sends a second later count all three
     spectators and show both players connected (as `GET /api/games/{id}` does): n1, starting to watch the
     game, reads what the other nodes announced before, and n0's sockets do not change afterwards."""
-    with cluster(shared, tmp_path, "spec") as (n0, n1):
+    with running_nodes(shared, tmp_path, "spec") as (n0, n1):
         ann, bob = Player(n0, "Ann"), Player(n0, "Bob")
         stack = contextlib.ExitStack()
         try:
@@ -120,7 +98,7 @@ def test_a_spectator_on_another_node_is_told_every_nodes_spectators_and_players(
                 "n0's presence of two players and two spectators",
             )
             ws, welcome = spectate(stack, n1, game)
-            count = recv(ws, lambda m: m["type"] == "spectators")["count"]
+            count = recv_json(ws, lambda m: m["type"] == "spectators")["count"]
             http = httpx.get(f"{n1.base}/api/games/{game}").json()["game"]  # (control: right over HTTP)
             assert (http["spectators"], connected(http)) == (3, [True, True])
             seen = (welcome["game"]["spectators"], connected(welcome["game"]), count)
@@ -136,7 +114,7 @@ def test_leave_invite_and_open_table_cap_hold_across_nodes(shared: Shared, tmp_p
     not_open`; a private table's invite works through the other node (summary, spectating, join) and is
     needed there; a spectator of it never receives the invite or a seat token; the open tables an account
     made through both nodes count for its cap on both."""
-    with cluster(shared, tmp_path, "misc") as (n0, n1):
+    with running_nodes(shared, tmp_path, "misc") as (n0, n1):
         ann, bob, cat = Player(n0, "Ann"), Player(n1, "Bob"), Player(n0, "Cat")
         stack = contextlib.ExitStack()
         try:
@@ -157,10 +135,10 @@ def test_leave_invite_and_open_table_cap_hold_across_nodes(shared: Shared, tmp_p
             )
             ws = stack.enter_context(connect(f"ws://127.0.0.1:{n1.port}/ws/games/{pid}", open_timeout=20))
             ws.send(json.dumps({"type": "hello", "spectate": True}))  # no invite
-            assert recv(ws, lambda m: True)["code"] == "unknown_game"
+            assert recv_json(ws, lambda m: True)["code"] == "unknown_game"
             ws2 = stack.enter_context(connect(f"ws://127.0.0.1:{n1.port}/ws/games/{pid}", open_timeout=20))
             ws2.send(json.dumps({"type": "hello", "spectate": True, "invite": invite}))
-            recv(ws2, lambda m: m["type"] == "welcome")
+            recv_json(ws2, lambda m: m["type"] == "welcome")
             assert bob.http.post(f"/api/games/{pid}/join", json={}).status_code == 404
             pj = bob.http.post(f"/api/games/{pid}/join", json={"invite": invite})
             assert pj.status_code == 200, pj.text
@@ -188,7 +166,7 @@ def test_the_lobby_list_shows_who_is_connected_the_same_on_every_node(shared: Sh
     Eve joins through n0 and connects to n0. `GET /api/games` shows Cleo and Eve connected whichever node
     answers: n2, which began watching the game after n1 announced Cleo's socket, read that announcement when
     it began (its list uses what it watches, not a fresh read)."""
-    with cluster(shared, tmp_path, "three", 3) as (n0, n1, n2):
+    with running_nodes(shared, tmp_path, "three", 3) as (n0, n1, n2):
         cleo, eve = Player(n0, "Cleo"), Player(n0, "Eve")
         stack = contextlib.ExitStack()
         try:

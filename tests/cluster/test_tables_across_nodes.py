@@ -7,7 +7,6 @@ from __future__ import annotations
 import contextlib
 import json
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,21 +14,11 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection
 
-from tests.cluster.nodes import Node, Player, Shared, leaders_table, ready_nodes, until
+from tests.cluster.nodes import Node, Player, Shared, leaders_table, running_nodes, until
 from tests.cluster.play import lease_owner
 
 pytestmark = [pytest.mark.postgres, pytest.mark.xdist_group("postgres")]
 STEP = 20.0
-
-
-@contextlib.contextmanager
-def two_nodes(shared: Shared, tmp_path: Path, prefix: str) -> Iterator[list[Node]]:
-    nodes = ready_nodes(prefix, 2, shared.database, shared.redis_url, tmp_path, 3.0)
-    try:
-        yield nodes
-    finally:
-        for node in nodes:
-            node.stop()
 
 
 def _drain(ws: ClientConnection, seconds: float) -> list[dict[str, Any]]:
@@ -53,7 +42,7 @@ def test_a_live_games_summary_is_its_owners_on_every_node(shared: Shared, tmp_pa
     every socket gets, a summary asked of n1 and the `welcome` of Bob's second tab on n1 all name the seat to
     play and count down Ann's take-over as the owner does. Before, n1 made these summaries without the game
     (no seat to play, no countdown) and sent its own `table` to the whole room."""
-    with two_nodes(shared, tmp_path, "sum") as (n0, n1):
+    with running_nodes(shared, tmp_path, "sum") as (n0, n1):
         ann, bob = Player(n0, "Ann"), Player(n0, "Bob")
         tab = None
         try:
@@ -86,7 +75,7 @@ def test_a_writers_chat_burst_is_one_across_its_sockets_on_two_nodes(shared: Sha
     """A writer may post a burst of 4 chat messages, then one every 2 s, across all their connections. Ann
     has a tab on each node: 4 messages on n0 pass, then of 4 more at once on n1 at most one does (the others
     `chat_rate_limited`). Before, each node kept its own bucket: a writer got a burst per node."""
-    with two_nodes(shared, tmp_path, "chat") as (n0, n1):
+    with running_nodes(shared, tmp_path, "chat") as (n0, n1):
         ann, bob = Player(n0, "Ann"), Player(n0, "Bob")
         tab = None
         try:
@@ -118,7 +107,7 @@ def test_a_seat_that_left_through_another_node_watches_there(shared: Shared, tmp
     """Eve sits at an open three-seat table with her socket on n1, and leaves the table through n0 (the
     balancer sent her request there). Her socket watches from then on: every node counts it as a spectator,
     before the start and after it. Before, n1 never learnt of the leave and kept counting it as a seat."""
-    with two_nodes(shared, tmp_path, "left") as (n0, n1):
+    with running_nodes(shared, tmp_path, "left") as (n0, n1):
         cleo, eve, bob, dan = (Player(n0, name) for name in ("Cleo", "Eve", "Bob", "Dan"))
         try:
             made = cleo.http.post("/api/games", json={"game": "hidden-leaders", "players": 3}).json()
