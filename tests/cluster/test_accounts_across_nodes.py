@@ -1,7 +1,8 @@
 """Accounts, ratings and the HTTP API when a balancer spreads one client's requests over two nodes (on one
 PostgreSQL database and one Redis): a username in two cases signed up on both nodes at once makes one
-account; two rated games of one player ending at once on both nodes are both rated; a player's history and a
-seat's view answer alike on every node, even while the node that runs the game hangs."""
+account; a cap holds for requests sent to both nodes at once; two rated games of one player ending at once
+on both nodes are both rated; a player's history and a seat's view answer alike on every node, even while
+the node that runs the game hangs."""
 
 from __future__ import annotations
 
@@ -77,6 +78,29 @@ def test_one_username_in_two_cases_signed_up_on_two_nodes_at_once_makes_one_acco
         finally:
             c0.close()
             c1.close()
+
+
+def test_a_cap_holds_for_requests_spread_at_once_over_two_nodes(shared: Shared, tmp_path: Path) -> None:
+    """Six requests of one account for a game with a bot (the cap is 3 on every node), sent at the same
+    moment, three to each node: three games are made and three refused `429 too_many_games`. The account's
+    tables are made one at a time across the nodes (a lock in Redis); before, each request counted the
+    account's games before any of the others had made its table."""
+    with running_nodes(shared, tmp_path, "cap") as (n0, n1):
+        ann0, _ = register(n0, "anncap")
+        ann1 = client(n1, ann0.cookies)
+        barrier = threading.Barrier(12)
+
+        def play_bot(c: httpx.Client) -> int:
+            barrier.wait(STEP)
+            return c.post("/api/play-bot", json={"game": "leaders", "bot": "random"}).status_code
+
+        try:
+            with ThreadPoolExecutor(12) as pool:
+                codes = sorted(pool.map(play_bot, [ann0, ann1] * 6))
+        finally:
+            ann0.close()
+            ann1.close()
+        assert codes == [201] * 3 + [429] * 9, codes
 
 
 # ---- ratings -----------------------------------------------------------------------------------------------

@@ -1,11 +1,13 @@
 """Rate limits hold across nodes: the token buckets live in Redis, so a client whose requests a balancer
-spreads over the nodes gets what one node would give it. While Redis fails, each node counts alone."""
+spreads over the nodes gets what one node would give it. While Redis fails, each node counts alone. The lock
+that makes an account's tables one at a time holds across nodes too."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import httpx
@@ -14,6 +16,7 @@ import redis.asyncio as aioredis
 
 from tests.cluster.inprocess import UNREACHABLE
 from tests.cluster.nodes import Shared, ready_nodes
+from throne.server.cluster.node import Cluster
 from throne.server.cluster.ratelimit import SharedRateLimiter, bucket_key
 from throne.server.errors import ApiError
 from throne.server.ratelimit import DEFAULT_LIMITS, Limit
@@ -115,3 +118,28 @@ def test_logins_spread_over_nodes_meet_one_limit(shared: Shared, tmp_path: Path)
             client.close()
         for n in nodes:
             n.stop()
+
+
+def test_a_lock_across_nodes_is_held_by_one_at_a_time(redis_url: str) -> None:
+    """`Cluster.exclusive` (an account's tables are made one at a time on every node): two nodes asking for
+    one name run their blocks one after the other; without Redis the block runs anyway."""
+
+    async def scenario(clients: list[Any]) -> None:
+        order: list[str] = []
+
+        async def hold(redis: Any, node: str) -> None:
+            async with Cluster.exclusive(SimpleNamespace(redis=redis), "making:1"):  # type: ignore[arg-type]
+                order.append(f"{node} in")
+                await asyncio.sleep(0.2)
+                order.append(f"{node} out")
+
+        await asyncio.gather(hold(clients[0], "a"), hold(clients[1], "b"))
+        assert order in (["a in", "a out", "b in", "b out"], ["b in", "b out", "a in", "a out"]), order
+
+    _run(redis_url, scenario, clients=2)
+
+    async def without_redis(clients: list[Any]) -> None:
+        async with Cluster.exclusive(SimpleNamespace(redis=clients[0]), "making:1"):  # type: ignore[arg-type]
+            pass
+
+    _run(UNREACHABLE, without_redis, socket_connect_timeout=1)

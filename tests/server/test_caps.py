@@ -1,5 +1,5 @@
-"""Caps: open tables and games with bots per account and per address, tables of bots only, the expiry of
-stale open tables, and game sockets per address."""
+"""Caps: open tables and games with bots per account and per address (requests sent at once too), tables of
+bots only, the expiry of stale open tables, and game sockets per address."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
@@ -101,6 +102,25 @@ def test_games_with_bots_per_player_and_per_address(make) -> None:
     as_guest(client, "Bob")
     assert client.post("/api/play-bot", json=PLAY_BOT).status_code == 201
     _refused(client.post("/api/play-bot", json=PLAY_BOT))  # the address has 3
+
+
+@pytest.mark.parametrize("path", ["/api/play-bot", "/api/games"])
+def test_requests_sent_at_once_pass_a_cap_one_at_a_time(make, path: str) -> None:
+    """Six requests of one account for a game with a bot, sent at the same moment: the cap (3) holds, three
+    tables are made and three refused. Each request counts the account's games once the one before it has
+    made its table (`Caps.making`); before, all six counted none and all six were made."""
+    client = make(max_bot_games_per_user=3, max_bot_games_per_ip=100)
+    as_guest(client, "Ann")
+    body = PLAY_BOT if path == "/api/play-bot" else {**OPEN, "bots": {"1": "random"}}
+    cookies = dict(client.cookies)
+
+    async def at_once() -> list[int]:
+        transport = httpx.ASGITransport(app=client.app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver", cookies=cookies) as c:
+            return [r.status_code for r in await asyncio.gather(*(c.post(path, json=body) for _ in range(6)))]
+
+    codes = client.portal.call(at_once)
+    assert sorted(codes) == [201, 201, 201, 429, 429, 429], codes
 
 
 def test_open_tables_with_a_bot_count_as_games_with_bots(make) -> None:

@@ -11,15 +11,21 @@
   seconds (aborted; the lobby never fills with abandoned tables).
 - Game sockets: at most `max_sockets_per_ip` open at once per address.
 
+One account's tables are made one at a time (on every node of a cluster), and one address's on this process
+(`making`): a cap is counted and the table made before the next request of the same person counts, so
+requests sent at once cannot pass a cap together.
+
 Addresses are remembered in memory only (per process; a restart forgets them), never stored.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections import Counter, OrderedDict, defaultdict
+from collections.abc import AsyncIterator
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
@@ -54,6 +60,31 @@ class Caps:
         self._made_from: defaultdict[str, set[int]] = defaultdict(set)
         self._sockets: Counter[str] = Counter()
         self._creator_away: dict[int, float] = {}  # open table -> since when its creator is not connected
+        self._making: dict[str, tuple[asyncio.Lock, list[int]]] = {}  # key -> its lock, and how many use it
+
+    @contextlib.asynccontextmanager
+    async def making(self, hub: Hub, user: User | None, ip: str | None) -> AsyncIterator[None]:
+        """Holds the making of a table by `user` (every node's, in a cluster) and by `ip` (this process's)
+        until the block ends: its caps are counted and the table made before the next one's are."""
+        keys = sorted([client_key(ip), *([] if user is None else [f"uid:{user.id}"])])
+        async with contextlib.AsyncExitStack() as held:
+            for key in keys:
+                await held.enter_async_context(self._held(key))
+            if hub.cluster is not None and user is not None:
+                await held.enter_async_context(hub.cluster.exclusive(f"making:{user.id}"))
+            yield
+
+    @contextlib.asynccontextmanager
+    async def _held(self, key: str) -> AsyncIterator[None]:
+        lock, users = self._making.setdefault(key, (asyncio.Lock(), [0]))
+        users[0] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            users[0] -= 1
+            if not users[0]:
+                del self._making[key]
 
     # ---- tables --------------------------------------------------------------------------------------------
     async def check_table(self, hub: Hub, user: User | None, table: NewTable, ip: str | None) -> None:

@@ -25,13 +25,13 @@ import random
 import secrets
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import orjson
 import redis.asyncio as aioredis
-from redis.exceptions import RedisError
+from redis.exceptions import LockError, RedisError
 
 from throne.server.chat import readable
 from throne.server.cluster.lease import PREFIX, PUBLISH_SCRIPT, Leases, lease_key
@@ -935,6 +935,24 @@ class Cluster:
             reply["refused"] = ["server_error", "the server failed to handle the request", {}]
         with contextlib.suppress(Exception):
             await self.redis.publish(node_channel(request["from"]), dumps(reply))
+
+    @contextlib.asynccontextmanager
+    async def exclusive(self, name: str, hold: float = 10.0, wait: float = 5.0) -> AsyncIterator[None]:
+        """One holder of `name` at a time across the nodes until the block ends: a Redis lock, which expires
+        after `hold` seconds if its node dies. Waited for `wait` seconds at most; without it (a long wait, a
+        failing Redis) the block runs anyway: it guards caps, not the game's truth."""
+        lock = self.redis.lock(PREFIX + name, timeout=hold, blocking_timeout=wait)
+        try:
+            held = bool(await lock.acquire())
+        except RedisError as exc:
+            log.warning("cluster: the lock %s could not be taken (%s); going on without it", name, exc)
+            held = False
+        try:
+            yield
+        finally:
+            if held:
+                with contextlib.suppress(RedisError, LockError):
+                    await lock.release()
 
     async def owner_summary(self, game: int) -> dict[str, Any] | None:
         """The summary of a live game as its owner on another node shows it; None if no owner answered

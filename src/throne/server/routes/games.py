@@ -22,6 +22,7 @@ from throne.server.lobby import NewTable
 from throne.server.match import MoveRefused
 from throne.server.sessions import token_hash
 from throne.server.validate import INT63_MAX, GameId, Ply, SeatNo
+from throne.store.models import User
 from throne.store.repo import GameInfo
 
 router = APIRouter(prefix="/api")
@@ -89,10 +90,10 @@ async def list_games(
     return {"games": [hub.summary(g, user.id if user else None) for g in games]}
 
 
-async def _table_limits(request: Request, table: NewTable) -> None:
+async def _table_limits(request: Request, table: NewTable, user: User | None) -> None:
     """The rate limit on table creation, the table itself, then the caps on open tables and games with bots:
-    all before a visitor is made a guest, so a refused request leaves no guest behind."""
-    user = await current_user(request)
+    all before a visitor is made a guest, so a refused request leaves no guest behind. (Within
+    `Caps.making`: the caps count no table another request of the same person is making.)"""
     await rate_limit(request, "table", None if user is None else f"uid:{user.id}")
     hub_of(request).check_table(table, user)
     await caps_of(request).check_table(hub_of(request), user, table, client_ip(request))
@@ -118,10 +119,12 @@ async def create_game(body: CreateIn, request: Request, response: Response) -> d
         body.time_control,
         body.side,
     )
-    await _table_limits(request, table)
-    user = await user_or_guest(request, response, body.name)
-    info, token, invite = await hub.create_table(user, table)
-    caps_of(request).created(info.id, client_ip(request))
+    caps, ip, user = caps_of(request), client_ip(request), await current_user(request)
+    async with caps.making(hub, user, ip):
+        await _table_limits(request, table, user)
+        user = await user_or_guest(request, response, body.name)
+        info, token, invite = await hub.create_table(user, table)
+        caps.created(info.id, ip)
     return {"game": hub.summary(info, user.id), "token": token, "invite": invite}
 
 
@@ -132,12 +135,14 @@ async def play_bot(body: PlayBotIn, request: Request, response: Response) -> dic
     table = NewTable(
         body.game, body.players, body.options, bots, 0, True, False, False, body.time_control, body.side
     )
-    await _table_limits(request, table)
-    user = await user_or_guest(request, response, body.name)
-    info, token = await hub.play_bot(
-        user, body.game, body.bot, body.players, body.options, body.time_control, body.side
-    )
-    caps_of(request).created(info.id, client_ip(request))
+    caps, ip, user = caps_of(request), client_ip(request), await current_user(request)
+    async with caps.making(hub, user, ip):
+        await _table_limits(request, table, user)
+        user = await user_or_guest(request, response, body.name)
+        info, token = await hub.play_bot(
+            user, body.game, body.bot, body.players, body.options, body.time_control, body.side
+        )
+        caps.created(info.id, ip)
     summary = hub.summary(info, user.id)
     return {"game": summary, "token": token, "seat": (summary["you"] or {}).get("seat")}
 
