@@ -462,14 +462,15 @@ def test_a_peer_whose_heartbeat_lapsed_once_is_seen_again(
     assert out["away"] in (None, float("inf")), out  # no abandon clock runs: its socket never went away
 
 
+@pytest.mark.parametrize("damage", ["a malformed move", "a clock that cannot be read"])
 def test_an_orphan_whose_record_is_damaged_is_claimed_once_and_refused(
-    client: TestClient, redis_url: str
+    client: TestClient, redis_url: str, damage: str
 ) -> None:
-    """An orphan's move log does not replay (a malformed move). The node that claims it finds so once, hands
-    the lease back and leaves the game alone (its record as it is, for its operators) instead of claiming
-    it again at every scan of the orphans (about a dozen in the 2.5 s here); a move or a state asked of the
-    game on that node is refused `game_unavailable` at once instead of looking for an owner until
-    `owner_unavailable`."""
+    """An orphan's move log does not replay (a malformed move), or its clock cannot be read. The node that
+    claims it finds so once, hands the lease back and leaves the game alone (its record as it is, for its
+    operators) instead of claiming it again at every scan of the orphans (about a dozen in the 2.5 s here);
+    a move or a state asked of the game on that node is refused `game_unavailable` at once instead of
+    looking for an owner until `owner_unavailable`."""
     hub = client.app.state.hub
     game_id, _ = two_player_leaders(client)
     db = hub.db
@@ -477,10 +478,13 @@ def test_an_orphan_whose_record_is_damaged_is_claimed_once_and_refused(
 
     async def damaged_db(fn: Any, *args: Any, **kwargs: Any) -> Any:
         nonlocal reads
+        answer = await db(fn, *args, **kwargs)
         if fn == hub.repo.moves and args == (game_id,):  # (bound methods compare equal)
             reads += 1
-            return [(0, "zz9")]
-        return await db(fn, *args, **kwargs)
+            return [(0, "zz9")] if damage == "a malformed move" else answer
+        if fn == hub.repo.get_game and args == (game_id,) and damage == "a clock that cannot be read":
+            answer.clock = {"bogus": 1}
+        return answer
 
     async def refusal(request: Any) -> str:
         try:

@@ -187,6 +187,29 @@ def test_a_live_game_whose_record_does_not_rebuild_is_refused_game_unavailable(
     assert len(logged) == 1, f"the damage is logged once for the operators: {logged}"
 
 
+@pytest.mark.parametrize("damage", [d for d in DAMAGED_LOGS if "clock" not in d])
+@pytest.mark.parametrize("finished", [False, True])
+def test_the_replay_and_record_of_a_damaged_game_are_refused_game_unavailable(
+    tmp_path: Path, damage: str, finished: bool
+) -> None:
+    """A game whose log does not replay, or whose kind this server lacks, live or finished: its replay and its
+    record are refused `503 game_unavailable` (never a `500 server_error`), the message naming no move."""
+    settings = server_settings(tmp_path)
+    broken, _, _, _ = _two_live_games(settings, moves=3)
+    if finished:
+        _sql(
+            settings,
+            """UPDATE games SET status = 'finished', result = '{"winner": 0}' WHERE id = ?""",
+            (broken,),
+        )
+    _sql(settings, DAMAGED_LOGS[damage], (broken,))
+    with _restarted(settings) as client:
+        answers = [client.get(f"/api/games/{broken}/{what}") for what in ("replay", "record")]
+    for r in answers:
+        assert (r.status_code, r.json()["error"]["code"]) == (503, "game_unavailable"), r.text
+        assert "zz9" not in r.text
+
+
 # ---- lists: one bad row does not take down a whole list ---------------------------------------------------
 
 BAD_GAME_ROWS = {

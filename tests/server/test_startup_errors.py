@@ -16,10 +16,12 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from alembic import command
 
 from tests.processes import free_port, terminate
 from tests.store.conftest import pg_cluster  # noqa: F401  (the throwaway PostgreSQL fixture)
 from tests.store.pg import PgCluster
+from throne.store.db import alembic_config
 
 ROOT = Path(__file__).resolve().parents[2]
 THRONE = [sys.executable, "-m", "throne.cli"]
@@ -209,6 +211,22 @@ def _newer_sqlite(data: Path) -> None:
     assert rc == 0, out
     with sqlite3.connect(data / "throne.sqlite3") as conn:
         conn.execute("UPDATE alembic_version SET version_num = '9999'")
+
+
+def test_a_migration_blocked_by_the_data_is_one_clear_line(tmp_path: Path) -> None:
+    """A database at 0011 holding two usernames that differ only in case: the upgrade (migration 0012) is
+    refused with one line naming the twins and what to do, and the database is left at 0011."""
+    data = tmp_path / "d"
+    data.mkdir()
+    url = f"sqlite:///{data / 'throne.sqlite3'}"
+    command.upgrade(alembic_config(url), "0011")
+    with sqlite3.connect(data / "throne.sqlite3") as conn:
+        row = "INSERT INTO users (name, username, session_epoch, created_at) VALUES (?, ?, 0, '2026-01-01')"
+        conn.executemany(row, [("Bo", "Bo"), ("bo", "bo")])
+    rc, out = _run(["db", "upgrade", "--data-dir", str(data)])
+    _assert_clear_failure(rc, out, "bo", "rename")
+    with sqlite3.connect(data / "throne.sqlite3") as conn:
+        assert conn.execute("SELECT version_num FROM alembic_version").fetchone() == ("0011",)
 
 
 @pytest.mark.parametrize("command", ["serve", "db upgrade"])

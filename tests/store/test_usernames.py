@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from alembic import command
 
 from throne.store import Database, Repo
-from throne.store.db import alembic_config
+from throne.store.db import MigrationBlocked, alembic_config
 from throne.store.repo import UsernameTaken
 
 INSERT = "INSERT INTO users (name, username, session_epoch, created_at) VALUES (:n, :u, 0, CURRENT_TIMESTAMP)"
@@ -32,7 +32,7 @@ def test_an_upgrade_over_twin_usernames_names_them_and_changes_nothing(fresh_url
         with db.engine.begin() as conn:
             for username in ("Bo", "bo", "Cy"):
                 conn.execute(sa.text(INSERT), {"n": username, "u": username})
-        with pytest.raises(RuntimeError, match=r"apart from its case \(bo\): rename"):
+        with pytest.raises(MigrationBlocked, match=r"apart from its case \(bo\): rename"):
             db.upgrade()
         with db.engine.connect() as conn:
             assert conn.execute(sa.text("SELECT count(*) FROM users")).scalar() == 3

@@ -79,7 +79,7 @@ def prepare_database(settings: Settings) -> str:
     from sqlalchemy import make_url
     from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
-    from throne.store.db import SchemaTooNew, shown_url, upgrade
+    from throne.store.db import MigrationBlocked, SchemaTooNew, shown_url, upgrade
 
     try:
         url = settings.url  # SQLite's default: a file in the data directory, made here
@@ -95,7 +95,7 @@ def prepare_database(settings: Settings) -> str:
         raise StartupError(f"Throne runs on SQLite or PostgreSQL, not {backend} ({shown_url(url)})")
     try:
         upgrade(url)
-    except SchemaTooNew as exc:
+    except (SchemaTooNew, MigrationBlocked) as exc:
         raise StartupError(str(exc)) from None
     except (SQLAlchemyError, ImportError) as exc:
         reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]

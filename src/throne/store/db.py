@@ -140,6 +140,10 @@ class SchemaTooNew(RuntimeError):
     """The database was migrated by a newer Throne: this one does not know its schema."""
 
 
+class MigrationBlocked(RuntimeError):
+    """A migration that cannot run on the data as it is; the message says what to change first."""
+
+
 def upgrade(url: str, engine: Engine | None = None) -> None:
     """Runs every migration up to head (idempotent); SchemaTooNew for a schema newer than this code's."""
     own = engine is None

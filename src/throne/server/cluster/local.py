@@ -185,9 +185,12 @@ class LocalCluster:
         self.redis_url = f"redis://127.0.0.1:{port}/0"
 
     def start_nodes(self, env: dict[str, str] | None = None) -> None:
-        from throne.store.db import upgrade
+        from throne.store.db import MigrationBlocked, upgrade
 
-        upgrade(self.database_url)  # once, before the nodes start (they would all migrate at once)
+        try:
+            upgrade(self.database_url)  # once, before the nodes start (they would all migrate at once)
+        except MigrationBlocked as exc:
+            raise ClusterError(f"the database cannot be upgraded: {exc}") from None
         key = self.root / "secret.key"  # one cookie key for every node: a session is valid on each
         if not key.exists():
             key.write_text(secrets.token_urlsafe(48))

@@ -440,7 +440,12 @@ class Cluster:
             # sockets greeted here while the table was open, whose start note never came: their own seats
             if hub.reseat(game, {s.id: s.seat for s in info.seats}):
                 self.conns_changed(game)
-            match = hub._start_match(info, kind, state)
+            try:
+                match = hub._start_match(info, kind, state)
+            except Exception as exc:  # its stored clock, say: not claimed again by this node (`unplayable`)
+                hub.mark_unplayable(game, f"it cannot be resumed: {type(exc).__name__}: {exc}")
+                await self.leases.release(game, done=False)
+                return
             if before is not None:
                 match.describe_last(before, *moves[-1])
             self._published.pop(game, None)

@@ -17,13 +17,13 @@ from throne.server.auth import (
     user_or_guest,
 )
 from throne.server.errors import ApiError
-from throne.server.games import game_ids, initial_state, kind_of, rebuild
+from throne.server.games import GameKind, OptionsError, game_ids, initial_state, kind_of, rebuild
 from throne.server.lobby import NewTable
 from throne.server.match import MoveRefused
 from throne.server.sessions import token_hash
 from throne.server.validate import INT63_MAX, GameId, Ply, SeatNo
 from throne.store.models import User
-from throne.store.repo import GameInfo
+from throne.store.repo import DamagedRecord, GameInfo
 
 router = APIRouter(prefix="/api")
 STATUSES = ("open", "live", "finished", "aborted")
@@ -97,6 +97,14 @@ async def _table_limits(request: Request, table: NewTable, user: User | None) ->
     await rate_limit(request, "table", None if user is None else f"uid:{user.id}")
     hub_of(request).check_table(table, user)
     await caps_of(request).check_table(hub_of(request), user, table, client_ip(request))
+
+
+def _stored_kind(info: GameInfo) -> GameKind:
+    """The kind of a stored game; DamagedRecord (`game_unavailable`) for a kind this server lacks."""
+    try:
+        return kind_of(info.game)
+    except OptionsError as exc:
+        raise DamagedRecord(info.id, str(exc)) from None
 
 
 async def _replay_limit(request: Request) -> None:
@@ -277,7 +285,7 @@ async def record(game_id: GameId, request: Request, invite: str | None = None) -
     hub = hub_of(request)
     info = await _game(request, game_id, invite)
     await _replay_limit(request)
-    kind = kind_of(info.game)
+    kind = _stored_kind(info)
     names = [s.name for s in info.seats]
     if info.status == "finished":
         loaded = await hub.finished_state(game_id)
@@ -312,7 +320,7 @@ async def replay(
     await _replay_limit(request)
     if info.status not in ("live", "finished"):
         raise ApiError(409, "not_live", f"game {game_id} is {info.status}; it has no moves")
-    kind = kind_of(info.game)
+    kind = _stored_kind(info)
     moves = await hub.db(hub.repo.moves, game_id)
     finished = info.status == "finished"
     # the events of a live game as the request's seat may see them (its own cards named), else public; a
@@ -344,7 +352,12 @@ async def replay(
         every = [step(state, 0, None, None)]
         for ply, (seat, mv) in enumerate(moves, start=1):
             before = state.clone()
-            state.play(mv)
+            try:
+                if state.to_play != seat:
+                    raise ValueError(f"it is by seat {seat} but seat {state.to_play} is to play")
+                state.play(mv)
+            except Exception as exc:
+                raise DamagedRecord(game_id, f"its stored move {ply - 1} does not replay: {exc}") from exc
             every.append(step(state, ply, seat, mv, before))
         return every
 

@@ -11,6 +11,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
+from throne.store.db import MigrationBlocked
+
 revision: str = "0012"
 down_revision: str | None = "0011"
 branch_labels: str | Sequence[str] | None = None
@@ -30,7 +32,7 @@ def upgrade() -> None:
         .all()
     )
     if twins:
-        raise RuntimeError(
+        raise MigrationBlocked(
             f"accounts share a username apart from its case ({', '.join(sorted(twins)[:10])}): rename all "
             "but one of each (UPDATE users SET username = ... WHERE id = ...), then upgrade again"
         )
