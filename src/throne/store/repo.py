@@ -937,16 +937,27 @@ class Repo:
             return [(r, u) for r, u in rows]
 
 
+RATINGS_LOCK = 0x7468726F6E65  # the advisory lock of rating updates on PostgreSQL ("throne")
+
+
 def load_ratings(session: Session, game: str, user_ids: Sequence[int], system: str) -> dict[int, Rating]:
-    """The players' ratings of `game`, each locked until the transaction ends: games of one player that end at
-    once (on several nodes of a cluster) update the rating one after the other, none overwriting another's
+    """The players' ratings of `game`, locked until the transaction ends: games of one player that end at once
+    (on several nodes of a cluster) update the rating one after the other, none overwriting another's
     update. A player without a rating gets an empty one (no `data`, `games` 0) that `save_rating` fills in the
     same transaction."""
-    users = sorted(set(user_ids))  # locked in one order: two endings never wait for each other's rows
+    users = sorted(set(user_ids))
     empty = [dict(user_id=u, game=game, system=system, data={}, score=0.0, games=0) for u in users]
-    if empty:
-        upsert = postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
-        session.execute(upsert(Rating).values(empty).on_conflict_do_nothing())
+    if not empty:
+        return {}
+    if session.get_bind().dialect.name == "postgresql":
+        # One rating update at a time in the whole database, until the transaction ends: a group commit
+        # rates several games, so locking each game's rows in order would still let two groups lock them
+        # crosswise (a deadlock). Games end seldom; the wait is one commit at most. (SQLite has one writer.)
+        session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": RATINGS_LOCK})
+        upsert = postgresql.insert
+    else:
+        upsert = sqlite.insert
+    session.execute(upsert(Rating).values(empty).on_conflict_do_nothing())
     rows = session.scalars(
         select(Rating)
         .where(Rating.game == game, Rating.user_id.in_(users))
