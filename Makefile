@@ -8,6 +8,7 @@
 #   make install EXTRAS=rl,ray   .venv with the extras named (the core package alone: EXTRAS=)
 #   make lint           ruff, and import-linter (the layer table of docs/architecture.md)
 #   make axe            axe-core (npm, pinned) into tests/e2e/.axe for the accessibility browser tests
+#   make system-deps    the Debian packages the tests and `make cluster` use (scripts/system-deps.sh)
 #   make clean          removes .venv and the caches
 #   make help           this list
 #
