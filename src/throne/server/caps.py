@@ -108,7 +108,9 @@ class Caps:
             return
         # A person's caps count their games on every node (from the store); the address's and the tables of
         # bots only count this process's live games (addresses are never stored; the bot workers are its own).
-        mine, mine_bot_only = (0, 0) if user is None else await hub.db(hub.repo.bot_games_by, user.id)
+        # (a game whose record is damaged cannot be finished or left: it holds no cap)
+        gone = sorted(hub.unplayable)
+        mine, mine_bot_only = (0, 0) if user is None else await hub.db(hub.repo.bot_games_by, user.id, gone)
         ip_games = bot_only = 0
         for match in list(hub.matches.values()):
             if match.over or not any(x.kind == "bot" and not x.takeover for x in match.info.seats):

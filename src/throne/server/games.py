@@ -24,6 +24,7 @@ __all__ = [
     "initial_state",
     "kind_of",
     "rebuild",
+    "stored_kind",
     "stored_seed",
 ]
 
@@ -128,6 +129,14 @@ def rebuild_with_last(kind: GameKind, info: GameInfo, moves: list[tuple[int, str
         detail = f"its last stored move (ply {len(moves) - 1}) does not replay: {exc}"
         raise DamagedRecord(info.id, detail) from exc
     return state, before
+
+
+def stored_kind(info: GameInfo) -> GameKind:
+    """The kind of a stored game; DamagedRecord (`game_unavailable`) for a kind this server lacks."""
+    try:
+        return kind_of(info.game)
+    except OptionsError as exc:
+        raise DamagedRecord(info.id, str(exc)) from None
 
 
 def game_ids() -> tuple[str, ...]:

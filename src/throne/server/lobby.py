@@ -34,6 +34,7 @@ from throne.server.games import (
     kind_of,
     rebuild,
     rebuild_with_last,
+    stored_kind,
 )
 from throne.server.match import Match, MoveRefused
 from throne.server.metrics import Metrics
@@ -774,11 +775,14 @@ class Hub:
         sends one when the other nodes' presence notes change who is connected)."""
         if self.cluster is not None and info.status == "live" and info.id not in self.matches:
             return
-        message = {"type": "table", "game": self.summary(info)}
-        for conn in list(self.rooms.get(info.id, ())):
+        self.tell_room(info.id, {"type": "table", "game": self.summary(info)})
+
+    def tell_room(self, game_id: int, message: dict[str, Any]) -> None:
+        """Sends `message` to every socket of the game, on every node."""
+        for conn in list(self.rooms.get(game_id, ())):
             conn.send(message)
         if self.cluster is not None:
-            self.cluster.publish_room(info.id, {"t": "all", "msg": message})
+            self.cluster.publish_room(game_id, {"t": "all", "msg": message})
 
     def state_message(
         self,
@@ -930,7 +934,7 @@ class Hub:
         if loaded is None:
             return None
         info, state = loaded
-        kind = kind_of(info.game)
+        kind = stored_kind(info)
         message = self.state_message(
             game_id, kind, state, info.ply, info.status, info.result, seat, info=info
         )
@@ -955,7 +959,7 @@ class Hub:
         if info.status != "finished":
             return None
         moves = await self.db(self.repo.moves, game_id)
-        kind = kind_of(info.game)
+        kind = stored_kind(info)
         # Concurrent requests for the same finished game share one rebuild on a CPU thread.
         state = await self.cached(("finished", game_id), partial(rebuild, kind, info, moves))
         if game_id in self._finished:  # another request rebuilt it meanwhile
@@ -1017,11 +1021,7 @@ class Hub:
                 "rematch_done", "this game was already played again", new_game_id=self.rematched[game_id]
             )
         if not people <= set(asked):
-            message = {"type": "rematch_pending", "game_id": game_id, "seats": asked}
-            for conn in list(self.rooms.get(game_id, ())):
-                conn.send(message)
-            if self.cluster is not None:
-                self.cluster.publish_room(game_id, {"t": "all", "msg": message})
+            self.tell_room(game_id, {"type": "rematch_pending", "game_id": game_id, "seats": asked})
             return
         if before_table is not None:
             await before_table()

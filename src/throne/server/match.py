@@ -23,7 +23,15 @@ from throne.server.events import EventLog
 from throne.server.games import GameKind
 from throne.server.logs import GAME_ID
 from throne.server.resilience import Backoff
-from throne.store.repo import Conflict, GameInfo, NewMove, SeatInfo, StalePly, StoreUnavailable
+from throne.store.repo import (
+    Conflict,
+    DamagedRecord,
+    GameInfo,
+    NewMove,
+    SeatInfo,
+    StalePly,
+    StoreUnavailable,
+)
 
 if TYPE_CHECKING:
     from throne.server.lobby import Hub
@@ -109,6 +117,7 @@ class Match:
         self._bot_ply: int | None = None
         self._timer: asyncio.Task[None] | None = None
         self._dirty = False  # True while memory may differ from the committed log
+        self._damaged = False  # its committed log, read back, does not replay: the owner loop stops
         self._reload_at = 0.0  # when to read a dirty game back next (monotonic)
         self._takeover_at = 0.0  # no take-over attempt before this (backoff after a failed one)
         self._retry: asyncio.Task[None] | None = None  # a bot move waiting to be stored again
@@ -282,7 +291,7 @@ class Match:
     async def _run(self) -> None:
         GAME_ID.set(self.game_id)  # every line this task and the tasks it starts log names the game
         self._schedule()
-        while not self.over or self._dirty:
+        while not self._damaged and (not self.over or self._dirty):
             if self._dirty:  # memory may differ from the store: read the truth back, with backoff
                 try:
                     wait = max(0.0, self._reload_at - time.monotonic())
@@ -333,6 +342,8 @@ class Match:
                 self._mark_dirty()
             self._handling = None
             self._schedule()
+        if self._damaged:
+            return
         self._refuse_pending()
         if self.over:
             await self.hub.match_finished(self)
@@ -761,6 +772,21 @@ class Match:
                 "game %s: no events for move %d", self.game_id, self.ply, extra={"game_id": self.game_id}
             )
 
+    async def _found_damaged(self, exc: DamagedRecord) -> None:
+        """The committed log, read back, does not replay: the game stops here and is refused
+        `game_unavailable` from now on, as one found so at start-up; its sockets and waiting requests are
+        told."""
+        self._damaged = True
+        for task in (self._bot_task, self._timer, self._retry, self._flag_timer, self._checkpoints):
+            if task is not None:
+                task.cancel()
+        self.hub.mark_unplayable(self.game_id, exc.detail)
+        self.refuse_pending(exc.code, exc.message)
+        self.hub.tell_room(self.game_id, {"type": "error", "code": exc.code, "message": exc.message})
+        if self.hub.cluster is not None:  # the lease goes: every node finds the record damaged once
+            with contextlib.suppress(Exception):
+                await self.hub.cluster.leases.release(self.game_id, done=False)
+
     async def _reload(self) -> bool:
         """Rebuilds the state from what is committed (the database is the truth); False if that failed.
 
@@ -772,6 +798,9 @@ class Match:
             info = await self.hub.db(self.hub.repo.get_game, self.game_id)
             moves = await self.hub.db(self.hub.repo.moves, self.game_id)
             state, before = await self.hub.cpu(rebuild_with_last, self.kind, info, moves)
+        except DamagedRecord as exc:
+            await self._found_damaged(exc)
+            return False
         except Exception as exc:
             delay = self.backoff.failed()
             self._reload_at = time.monotonic() + delay

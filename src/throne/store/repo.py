@@ -838,10 +838,10 @@ class Repo:
             return int(s.scalar(q) or 0)
 
     @reads
-    def bot_games_by(self, user_id: int) -> tuple[int, int]:
+    def bot_games_by(self, user_id: int, excluding: Sequence[int] = ()) -> tuple[int, int]:
         """How many open or live games with a bot of their own (not one playing for a person who left)
         `user_id` created, on any node, and how many of them are tables of bots only (live, no person seated:
-        an open table waits for a person)."""
+        an open table waits for a person); the games `excluding` left out (those that cannot go on)."""
         own_bot = (
             select(Seat.id)
             .where(Seat.game_id == Game.id, Seat.kind == "bot", Seat.takeover.is_not(True))
@@ -855,7 +855,7 @@ class Repo:
         )
         bots_only = (Game.status == "live") & ~person
         q = select(func.count(), func.count().filter(bots_only)).where(
-            Game.status.in_(("open", "live")), Game.creator_id == user_id, own_bot
+            Game.status.in_(("open", "live")), Game.creator_id == user_id, own_bot, Game.id.not_in(excluding)
         )
         with self.db.sessions() as s:
             games, bots_only = s.execute(q).one()

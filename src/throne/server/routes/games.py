@@ -17,7 +17,7 @@ from throne.server.auth import (
     user_or_guest,
 )
 from throne.server.errors import ApiError
-from throne.server.games import GameKind, OptionsError, game_ids, initial_state, kind_of, rebuild
+from throne.server.games import game_ids, initial_state, rebuild, stored_kind
 from throne.server.lobby import NewTable
 from throne.server.match import MoveRefused
 from throne.server.sessions import token_hash
@@ -97,14 +97,6 @@ async def _table_limits(request: Request, table: NewTable, user: User | None) ->
     await rate_limit(request, "table", None if user is None else f"uid:{user.id}")
     hub_of(request).check_table(table, user)
     await caps_of(request).check_table(hub_of(request), user, table, client_ip(request))
-
-
-def _stored_kind(info: GameInfo) -> GameKind:
-    """The kind of a stored game; DamagedRecord (`game_unavailable`) for a kind this server lacks."""
-    try:
-        return kind_of(info.game)
-    except OptionsError as exc:
-        raise DamagedRecord(info.id, str(exc)) from None
 
 
 async def _replay_limit(request: Request) -> None:
@@ -285,7 +277,8 @@ async def record(game_id: GameId, request: Request, invite: str | None = None) -
     hub = hub_of(request)
     info = await _game(request, game_id, invite)
     await _replay_limit(request)
-    kind = _stored_kind(info)
+    hub.check_playable(game_id)
+    kind = stored_kind(info)
     names = [s.name for s in info.seats]
     if info.status == "finished":
         loaded = await hub.finished_state(game_id)
@@ -320,7 +313,8 @@ async def replay(
     await _replay_limit(request)
     if info.status not in ("live", "finished"):
         raise ApiError(409, "not_live", f"game {game_id} is {info.status}; it has no moves")
-    kind = _stored_kind(info)
+    hub.check_playable(game_id)
+    kind = stored_kind(info)
     moves = await hub.db(hub.repo.moves, game_id)
     finished = info.status == "finished"
     # the events of a live game as the request's seat may see them (its own cards named), else public; a
@@ -348,7 +342,10 @@ async def replay(
 
     def build() -> list[dict[str, Any]]:
         """Every step of the game (on a worker thread: a long game costs seconds of CPU)."""
-        state = initial_state(kind, info)
+        try:
+            state = initial_state(kind, info)
+        except Exception as exc:
+            raise DamagedRecord(game_id, f"its start does not replay: {exc}") from exc
         every = [step(state, 0, None, None)]
         for ply, (seat, mv) in enumerate(moves, start=1):
             before = state.clone()
