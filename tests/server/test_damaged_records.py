@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from tests.server.helpers import hello, read_until, server_settings, two_player_leaders
@@ -142,34 +143,18 @@ def test_the_view_and_hello_of_a_finished_game_of_a_kind_this_server_lacks_are_g
     assert isinstance(answer, dict) and answer.get("code") == "game_unavailable", f"a hello: {answer}"
 
 
-def test_the_replay_of_a_finished_game_whose_options_the_engine_refuses_is_game_unavailable(
-    tmp_path: Path,
-) -> None:
-    """A finished game's options hold `{"mode": "bogus"}` (the engine refuses them: its record cannot be
-    rebuilt): its record and its replay are `503 game_unavailable` (the replay was `500 server_error`)."""
+@pytest.mark.parametrize("finished", [True, False])
+def test_a_game_whose_options_the_engine_refuses_is_game_unavailable(tmp_path: Path, finished: bool) -> None:
+    """A game's options hold `{"mode": "bogus"}` (the engine refuses them: its record cannot be rebuilt),
+    finished or live (then marked unplayable after a restart): its view, record and replay are all `503
+    game_unavailable` (the replay was `500 server_error`)."""
     settings = server_settings(tmp_path)
-    game_id, _ = _finished_game(settings)
+    game_id = _finished_game(settings)[0] if finished else _two_live_games(settings, moves=2)[0]
     _sql(settings, """UPDATE games SET options = '{"mode": "bogus"}' WHERE id = ?""", (game_id,))
     with _restarted(settings) as client:
-        record = client.get(f"/api/games/{game_id}/record")
-        replay = client.get(f"/api/games/{game_id}/replay")
-    assert _code(record) == (503, "game_unavailable"), record.text
-    assert _code(replay) == (503, "game_unavailable"), f"the replay: {replay.status_code} {replay.text}"
-
-
-def test_the_replay_of_a_live_game_whose_options_the_engine_refuses_is_game_unavailable(
-    tmp_path: Path,
-) -> None:
-    """The same for a live game, marked unplayable after a restart: its view and its replay are `503
-    game_unavailable`."""
-    settings = server_settings(tmp_path)
-    broken, _, _, _ = _two_live_games(settings, moves=2)
-    _sql(settings, """UPDATE games SET options = '{"mode": "bogus"}' WHERE id = ?""", (broken,))
-    with _restarted(settings) as client:
-        view = client.get(f"/api/games/{broken}/view")
-        replay = client.get(f"/api/games/{broken}/replay")
-    assert _code(view) == (503, "game_unavailable"), view.text
-    assert _code(replay) == (503, "game_unavailable"), f"the replay: {replay.status_code} {replay.text}"
+        answers = {what: client.get(f"/api/games/{game_id}/{what}") for what in ("view", "record", "replay")}
+    for what, r in answers.items():
+        assert _code(r) == (503, "game_unavailable"), f"the {what}: {r.status_code} {r.text[:200]}"
 
 
 # ---- caps ------------------------------------------------------------------------------------------------
