@@ -260,7 +260,16 @@ class RoomSocket:
     occupant: int | None = None
     seat: int | None = None
     events_ply: int | None = None
+    game_id: int = 0
+    session_user: int | None = None
+    closed: bool = False
     sent: list[str] = field(default_factory=list)
 
     def send_text(self, text: str) -> None:
         self.sent.append(text)
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.sent.append(json.dumps(message))
+
+    def close(self, code: int = 1000) -> None:
+        self.closed = True

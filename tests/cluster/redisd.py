@@ -63,6 +63,10 @@ class RedisServer:
                 time.sleep(0.05)
         raise RedisUnavailable("redis-server did not answer in time")
 
-    def stop(self) -> None:
+    def down(self) -> None:
+        """Stops the server, its data lost; `start` brings it back empty on the same port (a restart)."""
         terminate(self.proc, grace=10)
+
+    def stop(self) -> None:
+        self.down()
         shutil.rmtree(self.root, ignore_errors=True)

@@ -5,14 +5,16 @@ that makes an account's tables one at a time holds across nodes too."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import httpx
 import pytest
+import redis
 import redis.asyncio as aioredis
+from redis.asyncio.lock import Lock
 
 from tests.cluster.inprocess import UNREACHABLE
 from tests.cluster.nodes import Shared, ready_nodes
@@ -120,6 +122,13 @@ def test_logins_spread_over_nodes_meet_one_limit(shared: Shared, tmp_path: Path)
             n.stop()
 
 
+def _node(redis: Any) -> Cluster:
+    """A cluster node of its own Redis client only (`Cluster.exclusive` needs no hub)."""
+    node = Cluster(None, UNREACHABLE)  # type: ignore[arg-type]
+    node.redis = redis
+    return node
+
+
 def test_a_lock_across_nodes_is_held_by_one_at_a_time(redis_url: str) -> None:
     """`Cluster.exclusive` (an account's tables are made one at a time on every node): two nodes asking for
     one name run their blocks one after the other; without Redis the block runs anyway."""
@@ -128,7 +137,7 @@ def test_a_lock_across_nodes_is_held_by_one_at_a_time(redis_url: str) -> None:
         order: list[str] = []
 
         async def hold(redis: Any, node: str) -> None:
-            async with Cluster.exclusive(SimpleNamespace(redis=redis), "making:1"):  # type: ignore[arg-type]
+            async with _node(redis).exclusive("making:1"):
                 order.append(f"{node} in")
                 await asyncio.sleep(0.2)
                 order.append(f"{node} out")
@@ -139,7 +148,39 @@ def test_a_lock_across_nodes_is_held_by_one_at_a_time(redis_url: str) -> None:
     _run(redis_url, scenario, clients=2)
 
     async def without_redis(clients: list[Any]) -> None:
-        async with Cluster.exclusive(SimpleNamespace(redis=clients[0]), "making:1"):  # type: ignore[arg-type]
+        async with _node(clients[0]).exclusive("making:1"):
             pass
 
     _run(UNREACHABLE, without_redis, socket_connect_timeout=1)
+
+
+def test_a_lock_taken_by_a_request_that_timed_out_is_given_back(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Redis hangs while a node asks for an account's lock: the request times out, the block runs without
+    it, and Redis takes the lock once it resumes. The node gives it back as soon as Redis answers, so the
+    account's next table does not wait out the lock's 5 s wait (before: it did, and was made anyway)."""
+    timed_out: list[str] = []
+    real = Lock.do_acquire
+
+    async def hung(self: Lock, token: bytes) -> bool:  # the request reaches Redis, its answer does not
+        taken = await real(self, token)
+        if not timed_out:
+            timed_out.append(self.name)
+            raise redis.exceptions.TimeoutError("Timeout reading from socket")
+        return taken
+
+    monkeypatch.setattr(Lock, "do_acquire", hung)
+
+    async def scenario(clients: list[Any]) -> None:
+        node = _node(clients[0])
+        async with node.exclusive("making:1"):
+            pass
+        assert timed_out == ["throne:making:1"]
+        started = time.monotonic()
+        async with node.exclusive("making:1"):
+            waited = time.monotonic() - started
+        assert waited < 2.0, f"the next holder waited {waited:.1f} s for a lock nobody held"
+        assert not await clients[0].exists("throne:making:1")
+
+    _run(redis_url, scenario)

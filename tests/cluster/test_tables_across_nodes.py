@@ -1,6 +1,7 @@
 """A table is told the same on every node of a cluster: a live game's summary (the seat to play, the
 take-over countdowns) is its owner's wherever it is asked, a writer's chat burst is one across its sockets on
-several nodes, and a seat that left an open table through one node watches from its sockets on the others."""
+several nodes, and a seat that left an open table through one node watches from its sockets on the others,
+even when the note of it was lost while Redis was down."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from websockets.sync.client import ClientConnection
 
 from tests.cluster.nodes import Node, Player, Shared, leaders_table, running_nodes, until
 from tests.cluster.play import lease_owner
+from tests.cluster.redisd import RedisServer
 
 pytestmark = [pytest.mark.postgres, pytest.mark.xdist_group("postgres")]
 STEP = 20.0
@@ -135,4 +137,45 @@ def test_a_seat_that_left_through_another_node_watches_there(shared: Shared, tmp
             assert set(before_start.values()) == set(after_start.values()) == {1}, (before_start, after_start)
         finally:
             for player in (cleo, eve, bob, dan):
+                player.close()
+
+
+def test_a_seat_that_left_while_redis_was_down_watches_on_every_node_once_it_is_back(
+    shared: Shared, redis_server: RedisServer, tmp_path: Path
+) -> None:
+    """As above, but Redis is down while Eve leaves through n0, and comes back empty (a restart): the note
+    of her leave is lost with n0's batch of notes. Once Redis is back the nodes resync the table: her socket
+    on n1 is sent the table without her and watches, counted as a spectator on both nodes (before: seated on
+    n1 until the start)."""
+    with running_nodes(shared, tmp_path, "down") as (n0, n1):
+        cleo, eve = Player(n0, "Cleo"), Player(n0, "Eve")
+        try:
+            made = cleo.http.post("/api/games", json={"game": "hidden-leaders", "players": 3}).json()
+            game = made["game"]["id"]
+            joined = eve.http.post(f"/api/games/{game}/join", json={}).json()
+            eve.token, eve.game_id = joined["token"], game
+            eve.connect(n1)
+            until(lambda: _summary(n0, game)["seats"][1].get("connected"), STEP, "Eve seen connected on n0")
+            redis_server.down()
+            try:
+                left = eve.http.post(f"/api/games/{game}/leave", headers={"X-Seat-Token": eve.token})
+                assert left.status_code == 200, left.text
+                time.sleep(1.0)  # n0's batch with the note of the leave fails meanwhile
+            finally:
+                redis_server.start()
+            eve.seat = None
+
+            def without_eve(m: dict[str, Any]) -> bool:
+                seats = m["game"]["seats"] if m["type"] == "table" else ()
+                return len(seats) == 3 and all(s.get("name") != "Eve" for s in seats)
+
+            table = eve.recv_until(without_eve, STEP)
+            assert table["game"]["seats"][0]["name"] == "Cleo"
+            until(
+                lambda: all(_summary(node, game)["spectators"] == 1 for node in (n0, n1)),
+                STEP,
+                "Eve's socket counted as a spectator on both nodes",
+            )
+        finally:
+            for player in (cleo, eve):
                 player.close()

@@ -530,6 +530,11 @@ class Hub:
         one. A socket must not act for a row its seat no longer has."""
         return self._unseat(game_id, left.__contains__)
 
+    def keep_seated(self, game_id: int, rows: Collection[int]) -> bool:
+        """The sockets here whose seat row is not among the table's `rows` (it left) watch it from now on;
+        True if there was one."""
+        return self._unseat(game_id, lambda row: row not in rows)
+
     def _unseat(self, game_id: int, gone: Callable[[int], bool]) -> bool:
         gone_conns = [c for c in self.seated.get(game_id, ()) if c.occupant is not None and gone(c.occupant)]
         for conn in gone_conns:
@@ -635,7 +640,7 @@ class Hub:
         seat row -> engine seat): while the table was open a socket's seat was its table place, which would
         pass for the engine seat of that number. A row the game does not have left the table: its sockets
         watch. True when a socket's seat changed."""
-        changed = self._unseat(game_id, lambda row: row not in seat_of)
+        changed = self.keep_seated(game_id, seat_of)
         for conn in self.rooms.get(game_id, ()):
             if conn.occupant is not None and conn.seat != seat_of.get(conn.occupant):
                 conn.seat, changed = seat_of.get(conn.occupant), True
@@ -676,9 +681,8 @@ class Hub:
 
         def send() -> None:
             self._count_due.discard(game_id)
-            message = {"type": "spectators", "game_id": game_id, "count": self.spectator_count(game_id)}
-            for conn in list(self.rooms.get(game_id, ())):
-                conn.send(message)
+            count = self.spectator_count(game_id)
+            self.tell_here(game_id, {"type": "spectators", "game_id": game_id, "count": count})
 
         asyncio.get_running_loop().call_later(SPECTATOR_INTERVAL, send)
 
@@ -779,10 +783,14 @@ class Hub:
 
     def tell_room(self, game_id: int, message: dict[str, Any]) -> None:
         """Sends `message` to every socket of the game, on every node."""
-        for conn in list(self.rooms.get(game_id, ())):
-            conn.send(message)
+        self.tell_here(game_id, message)
         if self.cluster is not None:
             self.cluster.publish_room(game_id, {"t": "all", "msg": message})
+
+    def tell_here(self, game_id: int, message: dict[str, Any]) -> None:
+        """Sends `message` to every socket of the game on this node."""
+        for conn in list(self.rooms.get(game_id, ())):
+            conn.send(message)
 
     def state_message(
         self,

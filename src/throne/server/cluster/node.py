@@ -60,6 +60,7 @@ REINDEX_EVERY = 30.0  # seconds between two listings of the store's live games i
 REJOIN_ROUNDS = 3  # lease rounds in which a node announces its sockets again after Redis was away
 PEEKED_MAX = 10_000  # games whose presence a node keeps from its lobby lists
 PEEK_WAIT = 0.25  # seconds a request waits for the other nodes' presence before it shows this node's only
+GIVE_BACK_EVERY = 0.2  # seconds between two tries to give back a lock taken by a request that timed out
 OWNER_SUMMARY_WAIT = 1.0  # seconds a summary waits for the owner of its live game on another node
 
 
@@ -139,6 +140,8 @@ class Cluster:
         self._published: dict[int, int] = {}  # game -> the ply of its last state published to other nodes
         self._announced: set[int] = set()  # the games whose presence hash holds this node's sockets
         self._unpublished = False  # a batch of notes failed: the next round announces the sockets again
+        self._lost: set[int] = set()  # games whose notes were in a batch that failed (`_resync`)
+        self._missed = False  # the pub/sub connection failed: notes of every game here may have been missed
         self._outbox: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
         self._scan_now = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
@@ -282,6 +285,7 @@ class Cluster:
         last_index = time.monotonic()
         failed = False  # the last round could not reach Redis
         rejoin = 0  # rounds left in which this node announces its sockets again
+        everything = False  # ... and resyncs every game it has sockets of, not only those of lost notes
         while True:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._scan_now.wait(), self.ttl / 3)
@@ -291,6 +295,8 @@ class Cluster:
                 renewed = time.monotonic()
                 if self._unpublished:  # presence notes were lost: this node's sockets are told again
                     self._unpublished, rejoin = False, max(rejoin, 1)
+                if self._missed:  # notes of meanwhile never reached this node
+                    self._missed, rejoin, everything = False, REJOIN_ROUNDS, True
                 if await self._heartbeat() or failed:
                     # Redis was away, or lost its data (this node's heartbeat entry was gone: a restart
                     # without persistence): its leases, orphan index and presence may be gone too. The
@@ -298,12 +304,14 @@ class Cluster:
                     # few rounds: the other nodes' pub/sub connections come back each in its own time, and
                     # a note published before one listens again never reaches it.
                     last_index = -REINDEX_EVERY
-                    rejoin = REJOIN_ROUNDS
+                    rejoin, everything = REJOIN_ROUNDS, True
                 failed = False
                 self._upkeep_ok_at = time.monotonic()
                 if rejoin:
                     rejoin -= 1
                     self._announce_all()
+                    self._resync(everything)
+                    everything = everything and rejoin > 0
                 if time.monotonic() - last_index > REINDEX_EVERY:
                     last_index = time.monotonic()
                     await self._reindex()
@@ -320,7 +328,7 @@ class Cluster:
                             await self._renew()
                             renewed = time.monotonic()
                             if await self._heartbeat():
-                                last_index, rejoin = -REINDEX_EVERY, REJOIN_ROUNDS
+                                last_index, rejoin, everything = -REINDEX_EVERY, REJOIN_ROUNDS, True
                         await self._adopt(game)
                 if time.monotonic() - renewed > self.ttl / 3:
                     await self._renew()
@@ -383,6 +391,41 @@ class Cluster:
         games = {game for game, conns in self.hub.rooms.items() if conns} | self._announced
         for game in games:  # (those it has no socket of any more are withdrawn)
             self.conns_changed(game)
+
+    def _resync(self, everything: bool) -> None:
+        """Notes lost while Redis was away (a batch that failed here, or notes this node's pub/sub connection
+        missed: `everything`) would leave a table told nothing of a move, a leave or a join until the next
+        one. For each game concerned this node sends the states it owns again, reads the open tables it has
+        sockets of again, and asks the other nodes to do the same (a `resync` note: its owner sends this
+        node the current state, and every node reads the open table again)."""
+        games, self._lost = self._lost, set()
+        if everything:
+            games |= {game for game, conns in self.hub.rooms.items() if conns} | set(self.hub.matches)
+        for game in games:
+            match = self.hub.matches.get(game)
+            if match is not None and self.holds(game):
+                self._published.pop(game, None)  # its events since the last state that got through
+                self.publish_state(match, {})
+            self._spawn(self._refresh_open_table(game))
+            self.publish_room(game, {"t": "resync"})
+
+    async def _refresh_open_table(self, game: int) -> None:
+        """An open table's seats and summary read again for this node's sockets of it: a seat that left
+        through another node watches, and every socket gets the `table` message it may have missed."""
+        hub = self.hub
+        conns = hub.rooms.get(game, ())
+        if not conns or game in hub.matches or any(c.events_ply is not None for c in conns):
+            return  # no socket here, or the game started: its owner's states say what is
+        try:
+            info = await hub.db(hub.repo.get_game, game)
+        except (NotFound, StoreError):
+            return
+        if info.status != "open":
+            return  # a game that started meanwhile: its owner's state reseats the sockets
+        if hub.keep_seated(game, {s.id for s in info.seats}):
+            self.conns_changed(game)
+        await hub.peek_presence(game)
+        hub.tell_here(game, {"type": "table", "game": hub.summary(info)})
 
     async def _reindex(self) -> None:
         with contextlib.suppress(Exception):
@@ -655,7 +698,7 @@ class Cluster:
         """A note for the other nodes' sockets of a game: {"t": "all", "msg": …} goes to every socket,
         {"t": "seats", "msgs": {seat: …}} to each seat's sockets only ("s": spectators), chat by channel;
         {"t": "unseat", "left": […]}: the sockets of these seat rows left the table and watch."""
-        self._outbox.put_nowait(("plain", room_channel(game), dumps({**note, "from": self.node})))
+        self._outbox.put_nowait(("plain", game, room_channel(game), dumps({**note, "from": self.node})))
 
     async def _publisher(self) -> None:
         """Sends the outbox in order, in pipelines: whatever queued up while one was sent goes in the next.
@@ -691,7 +734,7 @@ class Cluster:
                 pipe.eval(PUBLISH_SCRIPT, 1, lease_key(game), f"{self.node}|{token}", channel, payload)
                 fenced.append(game)
             elif item[0] == "plain":
-                pipe.publish(item[1], item[2])
+                pipe.publish(item[2], item[3])
                 fenced.append(None)
             else:  # presence
                 _, game, mine = item
@@ -711,6 +754,7 @@ class Cluster:
         except Exception:
             log.exception("cluster: %d messages not published", len(batch))
             self._unpublished = True
+            self._lost |= {item[1] for item in batch if item[0] in ("fenced", "plain")}
             return
         for game, holds in announced.items():
             if holds:
@@ -739,7 +783,9 @@ class Cluster:
                 failing = True
                 await asyncio.sleep(0.5)
                 continue
-            failing = False
+            if failing:  # listening again: what was published meanwhile never reached this node
+                failing, self._missed = False, True
+                self._scan_now.set()
             if message is None or message.get("type") != "message":
                 continue
             channel = message["channel"]
@@ -806,6 +852,10 @@ class Cluster:
             well_formed = isinstance(rows, list) and all(type(r) is int for r in rows)
             if well_formed and self.hub.unseat_left(game, rows):
                 self.conns_changed(game)
+        elif kind == "resync":  # notes of this game between that node and the others may have been lost
+            if game in self.hub.matches:
+                self._catch_up(game, note["from"])
+            self._spawn(self._refresh_open_table(game))
         elif kind == "chat":
             for conn in conns:
                 if note["channel"] in readable(note["status"], conn.seat is not None):
@@ -947,10 +997,14 @@ class Cluster:
         after `hold` seconds if its node dies. Waited for `wait` seconds at most; without it (a long wait, a
         failing Redis) the block runs anyway: it guards caps, not the game's truth."""
         lock = self.redis.lock(PREFIX + name, timeout=hold, blocking_timeout=wait)
+        token = secrets.token_hex(16)
         try:
-            held = bool(await lock.acquire())
+            held = bool(await lock.acquire(token=token))
         except RedisError as exc:
             log.warning("cluster: the lock %s could not be taken (%s); going on without it", name, exc)
+            # The request may still reach a Redis that hangs, and take the lock once it resumes: the next
+            # holder would wait for it in vain. It is given back as soon as Redis answers.
+            self._spawn(self._give_back(lock, token, hold))
             held = False
         try:
             yield
@@ -958,6 +1012,15 @@ class Cluster:
             if held:
                 with contextlib.suppress(RedisError, LockError):
                     await lock.release()
+
+    async def _give_back(self, lock: Any, token: str, hold: float) -> None:
+        """Deletes `lock` if `token` holds it, trying until it would have expired anyway."""
+        end = time.monotonic() + hold
+        while time.monotonic() < end:
+            with contextlib.suppress(RedisError, LockError):
+                await lock.do_release(token.encode())
+                return
+            await asyncio.sleep(GIVE_BACK_EVERY)
 
     async def owner_summary(self, game: int) -> dict[str, Any] | None:
         """The summary of a live game as its owner on another node shows it; None if no owner answered
