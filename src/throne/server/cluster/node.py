@@ -395,15 +395,14 @@ class Cluster:
     def _resync(self, everything: bool) -> None:
         """Notes lost while Redis was away (a batch that failed here, or notes this node's pub/sub connection
         missed: `everything`) would leave a table told nothing of a move, a leave or a join until the next
-        one. For each game concerned this node sends the states it owns again, reads the open tables it has
-        sockets of again, and asks the other nodes to do the same (a `resync` note: its owner sends this
-        node the current state, and every node reads the open table again)."""
-        games, self._lost = self._lost, set()
-        if everything:
-            games |= {game for game, conns in self.hub.rooms.items() if conns} | set(self.hub.matches)
+        one. For each game concerned this node sends again the states of its own that were lost, reads the
+        open tables it has sockets of again, and asks the other nodes to do the same (a `resync` note: the
+        owner sends this node the current state, and every node reads the open table again)."""
+        lost, self._lost = self._lost, set()
+        games = (lost | {game for game, conns in self.hub.rooms.items() if conns}) if everything else lost
         for game in games:
             match = self.hub.matches.get(game)
-            if match is not None and self.holds(game):
+            if game in lost and match is not None and self.holds(game):
                 self._published.pop(game, None)  # its events since the last state that got through
                 self.publish_state(match, {})
             self._spawn(self._refresh_open_table(game))
