@@ -1,8 +1,10 @@
 """Notes lost while Redis was away are made good (`Cluster._resync`). A node whose batch of notes failed, or
 whose pub/sub connection missed notes, asks the other nodes to make good what the game's notes said: a
-`resync` note. The game's owner answers it with the current state for that node, and every node with sockets
-at an open table reads its seats again (a seat that left through another node watches from then on) and
-sends them its `table` summary. Before, such a table or game was told nothing until its next change: a seat
+`resync` note. The game's owner answers it with the current state for that node, with the events of the
+moves its sockets missed; an owner whose own states were lost sends them again, events included; and every
+node with sockets at an open table reads its seats again (a seat that left through another node watches
+from then on) and sends them its `table` summary, unless what it read is out of date by then (a seat taken
+or the table started meanwhile). Before, such a table or game was told nothing until its next change: a seat
 that left stayed seated elsewhere, and a state lost on its way left the seat to play waiting."""
 
 from __future__ import annotations
@@ -35,6 +37,11 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
         yield c
 
 
+def _eventful(moves: list[str]) -> str:
+    """A move that the engine describes with events ("end" has none), when there is one."""
+    return next((m for m in moves if m != "end"), moves[0])
+
+
 def _queued(cluster: Cluster) -> list[dict[str, Any]]:
     """The notes the node queued for the other nodes since the last call (never sent: no Redis here)."""
     notes = []
@@ -49,15 +56,21 @@ def test_the_owner_answers_a_resync_note_with_the_state_for_that_node(client: Te
     hub = client.app.state.hub
     game_id, _ = two_player_leaders(client)
     match = hub.matches[game_id]
+    for _ in range(3):
+        client.portal.call(match.submit, match.state.to_play, _eventful(match.state.legal_moves()), match.ply)
     cluster = Cluster(hub, "redis://127.0.0.1:9", node="n1")  # never connects: its outbox is read here
     cluster.leases.held[game_id] = Lease(game_id, 7, time.monotonic() + 60)
     cluster._alive.add("n2")
     presence = {"t": "presence", "from": "n2", "p": {"o": [match.info.seats[0].id], "s": [0], "n": 0}}
     client.portal.call(cluster._room, game_id, presence)
     _queued(cluster)  # (the state sent for the news of n2's socket)
-    client.portal.call(cluster._room, game_id, {"t": "resync", "from": "n2"})
+    client.portal.call(cluster._room, game_id, {"t": "resync", "from": "n2", "since": match.ply - 2})
     (note,) = _queued(cluster)
     assert note["t"] == "state" and note["to"] == "n2" and note["ply"] == match.ply
+    # the events of the moves n2's sockets missed, which n2 trims for each socket by the state it saw last
+    assert note["after"] == match.ply - 2
+    events = orjson.loads(note["views"]["s"])["events"]
+    assert events and events == match.events.since(match.ply - 2, match.ply, None)
 
 
 def test_a_resync_note_reads_an_open_table_again(client: TestClient) -> None:
@@ -89,6 +102,93 @@ def test_a_resync_note_reads_an_open_table_again(client: TestClient) -> None:
     assert announced == [game_id]  # the other nodes learn that this socket watches now
 
 
+def test_a_seat_that_joins_while_a_resync_reads_the_table_stays_seated(client: TestClient) -> None:
+    """A resync reads an open table; Dan joins it and his socket says hello here while that read is on its
+    way, so the read lacks his seat. Only the sockets seated when the table was read are compared with it:
+    Dan's socket stays seated (before: it was made a spectator's, and once the table started it was shown
+    the spectators' view and never told it was his turn)."""
+    hub = client.app.state.hub
+    as_guest(client, "Cleo")
+    game_id = client.post("/api/games", json={"game": "hidden-leaders", "players": 4}).json()["game"]["id"]
+    dan = as_guest(client, "Dan")
+    cluster = Cluster(hub, "redis://127.0.0.1:9", node="n1")  # never connects: its outbox is left unread
+    real_db = hub.db
+    dan_socket = RoomSocket(game_id=game_id)
+
+    async def db(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        result = await real_db(fn, *args, **kwargs)
+        if fn == hub.repo.get_game and dan_socket.occupant is None:
+            # meanwhile: Dan's join commits, and his socket's hello here seats it
+            _, _place = await real_db(
+                hub.repo.join_seat, game_id, None, user_id=dan["id"], name="Dan", token_hash=token_hash("t")
+            )
+            info = await real_db(hub.repo.get_game, game_id)
+            dan_socket.occupant = next(s.id for s in info.seats if s.name == "Dan")
+            dan_socket.seat = _place
+            hub.add_conn(dan_socket)  # type: ignore[arg-type]
+        return result
+
+    watcher = RoomSocket(game_id=game_id)  # a spectator here: the node has a socket of the table
+    hub.db = db
+
+    async def scenario() -> None:
+        hub.add_conn(watcher)  # type: ignore[arg-type]
+        cluster._room(game_id, {"t": "resync", "from": "n2"})
+        await asyncio.gather(*cluster._background)
+
+    try:
+        client.portal.call(scenario)
+    finally:
+        hub.db = real_db
+    assert dan_socket.occupant is not None, "Dan's socket, seated at the table, was made a spectator"
+    assert dan_socket in hub.seated.get(game_id, ())
+
+
+def test_a_table_that_starts_while_a_resync_reads_it_is_not_shown_open_again(client: TestClient) -> None:
+    """A resync reads Cleo's open table; while the read is on its way the table starts on n2, whose first
+    state reaches Cleo's socket here. What was read is out of date then, and not sent: no `table` message of
+    an open table follows the game's first state (before: the page showed the table waiting for a player
+    until someone came or went)."""
+    hub = client.app.state.hub
+    as_guest(client, "Cleo")
+    game_id = client.post("/api/games", json={"game": "leaders", "players": 2}).json()["game"]["id"]
+    info = client.portal.call(hub.db, hub.repo.get_game, game_id)
+    cleo = RoomSocket(occupant=info.seats[0].id, seat=0, game_id=game_id)
+    cluster = Cluster(hub, "redis://127.0.0.1:9", node="n1")
+    real_db = hub.db
+    started: list[int] = []
+
+    async def db(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        result = await real_db(fn, *args, **kwargs)
+        if fn == hub.repo.get_game and not started:
+            started.append(1)  # meanwhile: the table started on n2, whose first state comes here
+            seats = {str(info.seats[0].id): 1, "999": 0}
+            views = {k: json.dumps({"type": "state", "seat": v, "ply": 0, "status": "live", "events": []})
+                     for k, v in (("s", None), ("0", 0), ("1", 1))}  # fmt: skip
+            cluster._room(
+                game_id, {"t": "state", "from": "n2", "ply": 0, "after": -1, "views": views, "seats": seats}
+            )
+        return result
+
+    hub.db = db
+
+    async def scenario() -> None:
+        hub.add_conn(cleo)  # type: ignore[arg-type]
+        cluster._room(game_id, {"t": "resync", "from": "n2"})
+        await asyncio.gather(*cluster._background)
+
+    try:
+        client.portal.call(scenario)
+    finally:
+        hub.db = real_db
+    sent = [json.loads(t) for t in cleo.sent]
+    assert [m["type"] for m in sent][:1] == ["state"], sent
+    shown_open = [m for m in sent[1:] if m["type"] == "table" and m["game"]["status"] == "open"]
+    assert not shown_open, (
+        f"after the game's first state, Cleo's page was told the table is open: {shown_open}"
+    )
+
+
 def test_a_started_games_sockets_are_left_to_its_owners_states(client: TestClient) -> None:
     """A socket that was sent a state belongs to a started game: a `resync` note reads nothing from the store
     for it (after an outage every node sends one per game), and its seat is left as the owner's states say."""
@@ -117,9 +217,9 @@ def test_a_started_games_sockets_are_left_to_its_owners_states(client: TestClien
     assert read == [] and socket.sent == [] and socket.occupant == 41
 
 
-def _flaky_batches(cluster: Cluster, command: str = "PUBLISH") -> list[int]:
-    """Makes the node's next batch of notes with `command` fail (a timeout on its connection alone); the
-    list counts it."""
+def _flaky_batches(cluster: Cluster, command: str = "PUBLISH", times: int = 1) -> list[int]:
+    """Makes the node's next `times` batches of notes with `command` fail (a timeout on its connection
+    alone); the list counts them."""
     real = cluster.redis.pipeline
     failures: list[int] = []
 
@@ -128,7 +228,7 @@ def _flaky_batches(cluster: Cluster, command: str = "PUBLISH") -> list[int]:
         execute = pipe.execute
 
         async def flaky(*a: Any, **k: Any) -> Any:
-            if command in str(pipe.command_stack) and not failures:
+            if command in str(pipe.command_stack) and len(failures) < times:
                 failures.append(1)
                 raise redis.exceptions.TimeoutError("Timeout reading from socket")
             return await execute(*a, **k)
@@ -196,16 +296,17 @@ def test_a_node_that_lost_notes_asks_for_a_resync(
         notes = client.portal.call(scenario)
     finally:
         hub.rooms.pop(5, None)
-    assert {"t": "resync", "from": "n1"} in notes, (case, notes)
+    assert {"t": "resync", "from": "n1", "since": None} in notes, (case, notes)
 
 
-def test_an_owner_whose_state_note_was_lost_sends_it_again(client: TestClient, redis_url: str) -> None:
-    """The owner's note of a move (the state for n2's seat there) is in a batch that fails: the next round
-    sends the current state again, else that seat would wait for it until the next move, which may be its
-    own to make."""
+def test_an_owner_whose_state_notes_were_lost_sends_them_again(client: TestClient, redis_url: str) -> None:
+    """The owner's notes of two moves (the states for n2's seat there) are in batches that fail: the next
+    round sends the current state again with the events of both moves, else that seat would wait for it
+    until the next move, which may be its own to make."""
     hub = client.app.state.hub
     game_id, _ = two_player_leaders(client)
     match = hub.matches[game_id]
+    before = match.ply
 
     async def scenario() -> list[dict[str, Any]]:
         listener = aioredis.from_url(redis_url)
@@ -220,15 +321,19 @@ def test_an_owner_whose_state_note_was_lost_sends_it_again(client: TestClient, r
             game_id, {"t": "presence", "from": "n2", "p": {"o": [match.info.seats[1].id], "s": [1], "n": 0}}
         )
         await asyncio.sleep(0.3)  # (the state sent for the news of n2's socket)
-        failures = _flaky_batches(cluster, "EVAL")  # (a state note is published fenced by its lease)
-        cluster.publish_state(match, {})  # the batch that fails
+        failures = _flaky_batches(cluster, "EVAL", times=2)  # (a state note is published fenced by its lease)
+        hub.cluster = cluster  # the moves' states are published
+        for _ in range(2):
+            await match.submit(match.state.to_play, _eventful(match.state.legal_moves()), match.ply)
+            await asyncio.sleep(0.1)  # (each in a batch of its own)
         notes: list[dict[str, Any]] = []
         end = time.monotonic() + 5.0
         while time.monotonic() < end and not any(n.get("t") == "state" and "to" not in n for n in notes):
             message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=0.2)
             if message is not None:
                 notes.append(orjson.loads(message["data"]))
-        assert failures == [1]
+        hub.cluster = None
+        assert failures == [1, 1]
         await cluster.stop()
         await pubsub.aclose()
         await listener.aclose()
@@ -236,4 +341,7 @@ def test_an_owner_whose_state_note_was_lost_sends_it_again(client: TestClient, r
 
     notes = client.portal.call(scenario)
     states = [n for n in notes if n.get("t") == "state" and "to" not in n]
-    assert states and states[0]["ply"] == match.ply and set(states[0]["views"]) == {"s", "0", "1"}
+    assert states and states[0]["ply"] == before + 2 and set(states[0]["views"]) == {"s", "0", "1"}
+    assert states[0]["after"] == before  # n2 trims the events for each socket by the state it saw last
+    events = orjson.loads(states[0]["views"]["s"])["events"]
+    assert events and events == match.events.since(before, before + 2, None)

@@ -29,6 +29,7 @@ from tests.store.pg import PgCluster
 from throne.store import Database, Repo
 
 LEASE_TTL = 3.0
+LONG_LEASE = 20.0  # an owner keeps its games through a short outage (its lease's deadline is its own)
 OUTAGE = 15.0  # seconds a refusal, a 503 or a recovery may take on a loaded machine
 REDIS_TIMEOUT = 2.0  # THRONE_REDIS_TIMEOUT of the test that makes Redis hang
 
@@ -74,13 +75,15 @@ class Live:
 
 
 @contextmanager
-def live_cluster(database: str, redis_url: str, prefix: str, count: int, tmp_path: Path) -> Iterator[Live]:
+def live_cluster(
+    database: str, redis_url: str, prefix: str, count: int, tmp_path: Path, lease_ttl: float = LEASE_TTL
+) -> Iterator[Live]:
     """`count` ready nodes on the migrated `database` and the Redis at `redis_url`; at the end every player
     in `players` is closed and every node stopped."""
     db = Database(_migrated(database))
     r = redis.Redis.from_url(redis_url)
     try:
-        live = Live(db, Repo(db), r, ready_nodes(prefix, count, database, redis_url, tmp_path, LEASE_TTL))
+        live = Live(db, Repo(db), r, ready_nodes(prefix, count, database, redis_url, tmp_path, lease_ttl))
         try:
             yield live
         finally:
@@ -173,6 +176,49 @@ def test_games_go_on_after_redis_restarts(
             advance(seated, 4, rng)
         for seated in games:
             assert check_log_and_views(repo, db.engine, seated[0].game_id, seated) >= 7
+
+
+def _game_across_two_nodes(live: Live) -> tuple[Player, Player]:
+    """A Leaders game owned by the first node: the socket of the seat to move first there, the other seat's
+    on the second node, both seen connected on both nodes (every note of the sockets went through)."""
+    n0, n1 = live.nodes
+    ann, bob = Player(n0, "Ann"), Player(n0, "Bob")
+    live.players += [ann, bob]
+    game = leaders_table(ann, bob)  # Bob's join through n0 starts it there
+    until(lambda: lease_owner(live.r, game) == n0.name, STEP, "n0 owns the game")
+    for p in (ann, bob):
+        p.connect(n0)
+    first, other = (ann, bob) if ann.wait_ply(0, STEP)["your_turn"] else (bob, ann)
+    other.connect(n1)
+    other.wait_ply(0, STEP)
+
+    def connected(node: Node) -> bool:
+        seats = httpx.get(f"{node.base}/api/games/{game}", timeout=10).json()["game"]["seats"]
+        return all(s.get("connected") for s in seats)
+
+    until(lambda: connected(n0) and connected(n1), STEP, "both seats seen connected on both nodes")
+    return first, other
+
+
+@pytest.mark.postgres
+@pytest.mark.xdist_group("postgres")
+def test_a_game_that_ends_while_redis_is_down_ends_on_every_node(
+    pg_cluster: PgCluster, own_redis: RedisServer, tmp_path: Path
+) -> None:
+    """Redis goes down and Ann resigns through the owner, which still holds its lease and stores the end;
+    the note of the final state is lost. Once Redis is back Bob's socket, on the other node, is shown the
+    end (before: the live game, waiting for Ann, for good)."""
+    with live_cluster(pg_cluster.new_database(), own_redis.url, "end", 2, tmp_path, LONG_LEASE) as live:
+        ann, bob = _game_across_two_nodes(live)  # Ann's socket on the owner
+        own_redis.down()
+        try:
+            assert ann.ws is not None
+            ann.ws.send(json.dumps({"type": "resign"}))
+            ann.recv_until(lambda m: m["type"] == "state" and m["status"] == "finished", STEP)
+        finally:
+            own_redis.start()
+        end = bob.recv_until(lambda m: m["type"] == "state" and m["status"] != "live", OUTAGE)
+        assert end["status"] == "finished" and end["result"] is not None
 
 
 @pytest.mark.postgres

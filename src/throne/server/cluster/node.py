@@ -310,7 +310,8 @@ class Cluster:
                 if rejoin:
                     rejoin -= 1
                     self._announce_all()
-                    self._resync(everything)
+                    # the store is read for every game of this node's sockets once per outage
+                    self._resync(everything, reread=everything and rejoin == REJOIN_ROUNDS - 1)
                     everything = everything and rejoin > 0
                 if time.monotonic() - last_index > REINDEX_EVERY:
                     last_index = time.monotonic()
@@ -392,39 +393,61 @@ class Cluster:
         for game in games:  # (those it has no socket of any more are withdrawn)
             self.conns_changed(game)
 
-    def _resync(self, everything: bool) -> None:
+    def _resync(self, everything: bool, reread: bool = False) -> None:
         """Notes lost while Redis was away (a batch that failed here, or notes this node's pub/sub connection
-        missed: `everything`) would leave a table told nothing of a move, a leave or a join until the next
-        one. For each game concerned this node sends again the states of its own that were lost, reads the
-        open tables it has sockets of again, and asks the other nodes to do the same (a `resync` note: the
-        owner sends this node the current state, and every node reads the open table again)."""
+        missed: `everything`) would leave a table told nothing of a move, an ending, a leave or a join until
+        the next one. For each game concerned this node sends again its own states that were lost (or the
+        final one, from the store, of a game that ended meanwhile), and asks the other nodes to make good what
+        they sent (a `resync` note: the owner sends this node the states since the oldest one its sockets
+        saw, and every node reads again the open table it has sockets of). With `reread` it also reads from
+        the store every game it has sockets of and does not run, for the final state of one that ended."""
         lost, self._lost = self._lost, set()
-        games = (lost | {game for game, conns in self.hub.rooms.items() if conns}) if everything else lost
+        games = set(lost)
+        if everything:
+            games |= {game for game, conns in self.hub.rooms.items() if conns}
         for game in games:
             match = self.hub.matches.get(game)
             if game in lost and match is not None and self.holds(game):
-                self._published.pop(game, None)  # its events since the last state that got through
-                self.publish_state(match, {})
-            self._spawn(self._refresh_open_table(game))
-            self.publish_room(game, {"t": "resync"})
+                self.publish_state(match, {})  # (the events since the last state that got through)
+            elif game in lost:
+                self._spawn(self._show_end_if_over(game))
+            self._spawn(self._refresh_table(game, started_too=reread))
+            seen = [c.events_ply for c in self.hub.rooms.get(game, ()) if c.events_ply is not None]
+            self.publish_room(game, {"t": "resync", "since": min(seen) if seen else None})
 
-    async def _refresh_open_table(self, game: int) -> None:
-        """An open table's seats and summary read again for this node's sockets of it: a seat that left
-        through another node watches, and every socket gets the `table` message it may have missed."""
+    async def _refresh_table(self, game: int, started_too: bool = False) -> None:
+        """What this node's sockets of a game it does not run may have missed, read again from the store: an
+        open table's seats and summary (a seat that left through another node watches from then on), and
+        with `started_too` the final state of a game that ended. A live game's states are its owner's."""
         hub = self.hub
         conns = hub.rooms.get(game, ())
-        if not conns or game in hub.matches or any(c.events_ply is not None for c in conns):
-            return  # no socket here, or the game started: its owner's states say what is
+        started = any(c.events_ply is not None for c in conns)
+        if not conns or game in hub.matches or (started and not started_too):
+            return  # no socket here, this node runs it, or its owner's states say what is
+        seated = {c.occupant for c in hub.seated.get(game, ()) if c.occupant is not None}  # as of the read
         try:
             info = await hub.db(hub.repo.get_game, game)
         except (NotFound, StoreError):
             return
-        if info.status != "open":
-            return  # a game that started meanwhile: its owner's state reseats the sockets
-        if hub.keep_seated(game, {s.id for s in info.seats}):
+        if info.status in ("finished", "aborted"):
+            await self._show_end(info, everywhere=False)
+            return
+        if info.status != "open" or game in hub.matches:
+            return
+        # Only the sockets seated when the table was read: a seat taken since is not in what was read.
+        if hub.unseat_left(game, seated - {s.id for s in info.seats}):
             self.conns_changed(game)
         await hub.peek_presence(game)
+        if game in hub.matches or any(c.events_ply is not None for c in hub.rooms.get(game, ())):
+            return  # it started meanwhile: the open table's summary is out of date
         hub.tell_here(game, {"type": "table", "game": hub.summary(info)})
+
+    async def _show_end_if_over(self, game: int) -> None:
+        """The final state of a game whose last notes were lost, if it ended (from the store)."""
+        with contextlib.suppress(NotFound, StoreError):
+            info = await self.hub.db(self.hub.repo.get_game, game)
+            if info.status in ("finished", "aborted"):
+                await self._show_end(info)
 
     async def _reindex(self) -> None:
         with contextlib.suppress(Exception):
@@ -503,9 +526,10 @@ class Cluster:
         finally:
             self._claiming.discard(game)
 
-    async def _show_end(self, info: GameInfo) -> None:
-        """Sends every socket of an ended game, on every node, its seat's final `state` (the sockets greeted
-        while the table was open are seated first: the note of its start may never have come)."""
+    async def _show_end(self, info: GameInfo, everywhere: bool = True) -> None:
+        """Sends every socket of an ended game, on every node (or on this one), its seat's final `state` (the
+        sockets greeted while the table was open are seated first: the note of its start may never have
+        come)."""
         game, seated = info.id, {s.id: s.seat for s in info.seats}
         messages: dict[str, dict[str, Any]] = {}
         for seat in (None, *range(info.players)):
@@ -516,7 +540,8 @@ class Cluster:
         for conn in list(self.hub.rooms.get(game, ())):
             if _seat_key(conn.seat) in messages:
                 conn.send(messages[_seat_key(conn.seat)])
-        self.publish_room(game, {"t": "seats", "msgs": messages, "seated": seated})
+        if everywhere:
+            self.publish_room(game, {"t": "seats", "msgs": messages, "seated": seated})
 
     async def _is_live(self, game: int) -> bool:
         try:
@@ -625,13 +650,14 @@ class Cluster:
                 nodes[node] = presence
         self._alive |= entries.keys()  # (nodes that joined since the last heartbeat round)
 
-    def _catch_up(self, game: int, node: str) -> None:
-        """Node `node` has new sockets of `game`. If this node owns the game, it sends that node the current
-        state: the note saying so can arrive after states this node did not publish (nobody else had a
-        socket of the game) or published before that node listened, while its sockets' seats wait for it."""
+    def _catch_up(self, game: int, node: str, since: int | None = None) -> None:
+        """Node `node` has new sockets of `game` (or missed notes of it: the events of the plies after
+        `since`). If this node owns the game, it sends that node the current state: the note saying so can
+        arrive after states this node did not publish (nobody else had a socket of the game) or published
+        before that node listened, while its sockets' seats wait for it."""
         match = self.hub.matches.get(game)
         if match is not None and self.holds(game):
-            self.publish_state(match, {}, to=node)
+            self.publish_state(match, {}, to=node, since=since)
 
     def _presence_changed(self, game: int, occupants_changed: bool = False) -> None:
         """Who is connected changed on another node: the owner restarts or stops the take-over countdowns,
@@ -650,16 +676,18 @@ class Cluster:
         legal: list[str] | None = None,
         clocks: dict[str, Any] | None = None,
         to: str | None = None,
+        since: int | None = None,
     ) -> None:
         """Fans the owner's `state` messages out to the other nodes (or only to node `to`): one per seat and
         one for spectators, the views, legal moves and clocks reused where the local broadcast already
-        computed them. The events are those since the last state published, which a node's sockets that
-        saw a later state leave out."""
+        computed them. The events are those since the last state published (or of the plies after `since`:
+        states lost on their way), which a node's sockets that saw a later state leave out."""
         game = match.game_id
         if not self.remote_presence(game):
             return  # no other node has a socket of this game
         hub = self.hub
-        since = self._published.get(game)
+        if since is None:
+            since = self._published.get(game)
         status = "finished" if match.over else "live"
         result = match.result
         bots = frozenset(s.seat for s in match.info.seats if s.kind != "human")
@@ -750,10 +778,18 @@ class Cluster:
             results = await pipe.execute(raise_on_error=False)
         except asyncio.CancelledError:
             raise
-        except Exception:
-            log.exception("cluster: %d messages not published", len(batch))
+        except Exception as exc:
+            if isinstance(exc, RedisError):  # Redis away: expected, and made good once it answers
+                log.warning("cluster: %d messages not published (%s); resynced later", len(batch), exc)
+            else:
+                log.exception("cluster: %d messages not published", len(batch))
             self._unpublished = True
-            self._lost |= {item[1] for item in batch if item[0] in ("fenced", "plain")}
+            for item in batch:
+                if item[0] == "fenced":  # the next state published carries the events of this one too
+                    game, after = item[1], loads(item[3])["after"]
+                    self._published[game] = min(self._published.get(game, after), after)
+                if item[0] in ("fenced", "plain"):
+                    self._lost.add(item[1])
             return
         for game, holds in announced.items():
             if holds:
@@ -792,7 +828,9 @@ class Cluster:
             try:
                 self._dispatch(channel, loads(message["data"]))
             except Exception:
-                log.exception("cluster: a message on %s could not be handled", channel)
+                room = channel.startswith(f"{PREFIX}r:")
+                extra = {"game_id": int(channel.rsplit(":", 1)[1])} if room else {}
+                log.exception("cluster: a message on %s could not be handled", channel, extra=extra)
 
     def _dispatch(self, channel: str, note: dict[str, Any]) -> None:
         if channel == ORPHANS:
@@ -814,7 +852,9 @@ class Cluster:
             if game in self.hub.matches or note.get("to", self.node) != self.node:
                 return  # this node owns the game (a stale owner's note never passes the fence), or not for us
             if not _is_state_note(note):
-                log.warning("cluster: a malformed state note for game %s was ignored", game)
+                log.warning(
+                    "cluster: a malformed state note for game %s was ignored", game, extra={"game_id": game}
+                )
                 return
             ply, views = note["ply"], note["views"]
             # a table that started on another node seated its sockets' occupants
@@ -852,9 +892,10 @@ class Cluster:
             if well_formed and self.hub.unseat_left(game, rows):
                 self.conns_changed(game)
         elif kind == "resync":  # notes of this game between that node and the others may have been lost
+            since = note.get("since")
             if game in self.hub.matches:
-                self._catch_up(game, note["from"])
-            self._spawn(self._refresh_open_table(game))
+                self._catch_up(game, note["from"], since if type(since) is int else None)
+            self._spawn(self._refresh_table(game))
         elif kind == "chat":
             for conn in conns:
                 if note["channel"] in readable(note["status"], conn.seat is not None):
