@@ -377,7 +377,8 @@ def serve(
 ) -> None:
     """Run the web app and game server (migrations run first)."""
     extras.require("server", "`throne serve`")
-    from throne.server import logs, run
+    from throne import logs
+    from throne.server import run
 
     try:
         settings = run.make_settings(database, data_dir, abandon_timeout)

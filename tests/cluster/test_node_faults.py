@@ -5,12 +5,13 @@ the sockets its earlier process announced, a malformed room note reseats nobody,
 store fails is refused, not dropped with its socket, an orphan whose record is damaged is claimed once and
 refused, an unreadable presence entry is left out alone, presence notes lost with their batch are sent
 again, a stale owner's seat take-over is refused by the store, a node whose heartbeat was late counts
-again once it beats (and its seats are shown connected again), and a late note of a seat that left an open
-table demotes that seat's sockets only."""
+again once it beats (and its seats are shown connected again), a late note of a seat that left an open
+table demotes that seat's sockets only, and a malformed state note is logged with its game."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,8 +24,16 @@ import redis.asyncio as aioredis
 from fastapi.testclient import TestClient
 
 from tests.cluster.inprocess import UNREACHABLE, holding, moves_refused
-from tests.cluster.nodes import RoomSocket
-from tests.server.helpers import as_guest, hello, join_as, read_until, seat_view, two_player_leaders
+from tests.cluster.nodes import RoomSocket, until
+from tests.server.helpers import (
+    as_guest,
+    hello,
+    join_as,
+    json_log_lines,
+    read_until,
+    seat_view,
+    two_player_leaders,
+)
 from throne.server.app import create_app
 from throne.server.cluster.lease import Leases
 from throne.server.cluster.node import NODES, Cluster, Presence, presence_key, room_channel
@@ -584,3 +593,29 @@ def test_a_late_unseat_note_demotes_only_the_seat_that_left(client: TestClient) 
             eves, _ = read_until(eve_socket, "state")
     assert eves["seat"] is None, "Eve's socket still acts for the seat she left"
     assert freds["seat"] is not None and freds["seat"] == seat_view(client, game, fred)["seat"]
+
+
+def test_a_malformed_state_note_of_a_game_is_logged_with_its_game_id(tmp_path: Path, redis_url: str) -> None:
+    """A `state` note a node cannot use on a game's room channel (a node of another version during a
+    rolling upgrade) is logged with the game's `game_id`, though the pub/sub listener that logs it has no
+    game in its context."""
+    settings = Settings(data_dir=tmp_path, secret_key="k", redis_url=redis_url, node_name="b", lease_ttl=5.0)
+    with TestClient(create_app(settings)) as client, json_log_lines("throne.server.cluster") as stream:
+        hub = client.app.state.hub
+        game_id, _ = two_player_leaders(client)
+        client.portal.call(hub.matches.pop(game_id).halt)  # the game is run by another node; b still listens
+        publisher = redis.Redis.from_url(redis_url)
+        try:
+            note = {"t": "state", "from": "a", "ply": "not a ply", "after": 0, "views": {}, "seats": {}}
+            assert publisher.publish(room_channel(game_id), json.dumps(note)) == 1
+
+            def logged() -> list[dict[str, Any]]:
+                records = [json.loads(line) for line in stream.getvalue().splitlines()]
+                return [r for r in records if "malformed state note" in r["message"]]
+
+            until(logged, 10, "the malformed note was logged")
+        finally:
+            publisher.close()
+        hub.cluster.leases.held.pop(game_id, None)
+    lines = logged()
+    assert all(line.get("game_id") == game_id for line in lines), lines

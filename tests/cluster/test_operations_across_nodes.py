@@ -20,7 +20,7 @@ from tests.cluster.inprocess import UNREACHABLE, moves_refused
 from tests.cluster.nodes import until
 from tests.cluster.redisd import RedisServer
 from tests.server.helpers import two_player_leaders
-from throne.server import logs
+from throne import logs
 from throne.server.app import create_app
 from throne.server.cluster.node import Cluster
 from throne.server.config import Settings

@@ -12,7 +12,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 from sqlalchemy.exc import OperationalError
 
-from throne.server import logs
+from throne import logs
 from throne.server.config import Settings
 from throne.server.lobby import Hub
 from throne.store import Database, Repo

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import signal
@@ -17,7 +18,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import event
 from starlette.websockets import WebSocketDisconnect
 
-from tests.server.helpers import as_guest, hello, read_until, two_player_leaders
+from tests.server.helpers import as_guest, hello, read_until, server_settings, two_player_leaders
 from throne.server import match as match_module
 from throne.server.app import create_app
 from throne.server.config import Settings
@@ -337,6 +338,76 @@ def test_a_store_that_hangs_at_shutdown_delays_it_by_a_bounded_wait(
     shutdown.join(10.0)
     assert not shutdown.is_alive(), "the shutdown waits for a store that never answers"
     assert asked and match.task is not None and match.task.done()
+
+
+def _timed_game(client: TestClient) -> None:
+    as_guest(client, "Ann")
+    fischer = {"kind": "fischer", "minutes": 5, "increment": 3}
+    r = client.post("/api/games", json={"game": "leaders", "players": 2, "time_control": fischer})
+    game_id = r.json()["game"]["id"]
+    as_guest(client, "Bob")
+    assert client.post(f"/api/games/{game_id}/join", json={}).status_code == 200
+    assert client.app.state.hub.matches[game_id].clock.timed
+
+
+@pytest.mark.parametrize("store_process", [True, False], ids=["store process", "store threads"])
+def test_a_shutdown_waits_at_most_stop_wait_for_a_store_that_does_not_answer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, store_process: bool
+) -> None:
+    """The store itself hangs (its write process stopped, or its writer thread stuck in the database call):
+    the clocks' writes and the store's own stop share STOP_WAIT; then the write process is killed, or the
+    stuck thread left to end with the process, without blocking the event loop."""
+    monkeypatch.setattr(match_module, "STOP_WAIT", 1.0)
+    settings = server_settings(tmp_path, clock_checkpoint=3600.0, store_process=store_process)
+    client = TestClient(create_app(settings))
+    client.__enter__()
+    hub = client.app.state.hub
+    _timed_game(client)
+    release = threading.Event()
+    if store_process:
+        stuck = hub.store.writer.process
+        os.kill(stuck.pid, signal.SIGSTOP)
+    else:
+        save_clock = hub.repo.save_clock
+
+        def hung(*args: Any, **kwargs: Any) -> Any:
+            release.wait(30)
+            return save_clock(*args, **kwargs)
+
+        hub.repo.save_clock = hung
+    began = time.monotonic()
+    shutdown = threading.Thread(target=client.__exit__, args=(None, None, None), daemon=True)
+    shutdown.start()
+    try:
+        shutdown.join(20.0)
+        took = time.monotonic() - began  # (a margin for a busy machine; unbounded, it took 35 s or more)
+        assert not shutdown.is_alive() and took < 1.0 + 7.0, f"the shutdown took {took:.1f} s"
+        if store_process:
+            assert stuck.wait(5) == -signal.SIGKILL
+    finally:
+        release.set()
+        if store_process:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(stuck.pid, signal.SIGCONT)
+        shutdown.join(30.0)
+
+
+@pytest.mark.parametrize("store_process", [True, False], ids=["store process", "store threads"])
+def test_a_shutdown_runs_every_write_the_store_took(tmp_path: Path, store_process: bool) -> None:
+    """A store that answers runs every write it took before the shutdown stops it."""
+    settings = server_settings(tmp_path, store_process=store_process)
+    with TestClient(create_app(settings)) as client:
+        hub = client.app.state.hub
+        writes: list[asyncio.Future[Any]] = []
+
+        async def many_writes() -> int:
+            writes.extend(asyncio.ensure_future(hub.db(hub.repo.create_user, f"P{i}")) for i in range(40))
+            await asyncio.sleep(0)  # each is sent (or queued on the writer thread)
+            return sum(write.done() for write in writes)
+
+        assert client.portal.call(many_writes) < 40  # the shutdown begins with writes under way
+    with sqlite3.connect(tmp_path / "throne.sqlite3") as db:
+        assert db.execute("SELECT count(*) FROM users WHERE name LIKE 'P%'").fetchone() == (40,)
 
 
 def test_readiness_after_the_store_recovers_still_asks_redis(client: TestClient) -> None:

@@ -1,4 +1,5 @@
-"""Structured logs: JSON lines, and the game id on every line logged on a game's behalf."""
+"""Structured logs: JSON lines, the game id on every line logged on a game's behalf, and what `throne serve`
+writes at a log level and in a format."""
 
 from __future__ import annotations
 
@@ -6,13 +7,18 @@ import asyncio
 import io
 import json
 import logging
-from collections.abc import Iterator
+import sqlite3
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
+from websockets.sync.client import connect
 
-from tests.server.helpers import as_guest, json_log_lines, read_until, two_player_leaders
-from throne.server import logs
+from tests.server.helpers import as_guest, json_log_lines, read_until, server_settings, two_player_leaders
+from tests.server.realserver import ServerProcess
+from throne import logs
 from throne.server.app import create_app
 from throne.server.config import Settings
 
@@ -120,3 +126,79 @@ def test_an_invite_in_a_logged_address_is_blanked(fmt: str) -> None:
     line = stream.getvalue()
     assert "Secr3t" not in line
     assert "/api/games/12/replay?start=0&invite=…&views=false" in line
+
+
+@pytest.fixture
+def serve(tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
+    """`throne serve` with more options; stopped at the end."""
+    started: list[ServerProcess] = []
+
+    def start(*options: str) -> ServerProcess:
+        server = ServerProcess(tmp_path, {"THRONE_RATE_LIMITS": "off"}, options)
+        started.append(server)
+        server.start()
+        return server
+
+    try:
+        yield start
+    finally:
+        for server in started:
+            server.stop()
+
+
+def _stopped(server: ServerProcess) -> str:
+    server.stop()
+    return server.log.read_text(errors="replace")
+
+
+def test_log_level_debug_logs_each_committed_move_and_no_seat_token(
+    serve: Callable[..., ServerProcess],
+) -> None:
+    """`--log-level debug` adds our line per committed move, not uvicorn's: at DEBUG the `websockets`
+    protocol it drives would log every frame and handshake header, a `hello`'s seat token among them."""
+    server = serve("--log-level", "debug", "--log-format", "text")
+    with (
+        httpx.Client(base_url=server.base, timeout=30) as ann,
+        httpx.Client(base_url=server.base, timeout=30) as bob,
+    ):
+        assert ann.post("/api/accounts/guest", json={"name": "Ann"}).status_code == 200
+        assert bob.post("/api/accounts/guest", json={"name": "Bob"}).status_code == 200
+        created = ann.post("/api/games", json={"game": "leaders", "players": 2}).json()
+        game_id = created["game"]["id"]
+        tokens = [created["token"], bob.post(f"/api/games/{game_id}/join", json={}).json()["token"]]
+        seated = zip((ann, bob), tokens, strict=True)
+        views = {
+            t: c.get(f"/api/games/{game_id}/view", headers={"X-Seat-Token": t}).json() for c, t in seated
+        }
+    token, move = next((t, v["legal_moves"][0]) for t, v in views.items() if v["legal_moves"])
+    with connect(f"{server.ws_base}/ws/games/{game_id}") as ws:
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        ws.send(json.dumps({"type": "move", "move": move, "ply": 0}))
+        while (msg := json.loads(ws.recv(timeout=30)))["type"] != "state" or msg["ply"] != 1:
+            assert msg["type"] != "error", msg
+    log = _stopped(server)
+    assert f"throne.server.match game={game_id}: ply 0 committed" in log, log[-3000:]
+    assert not [line for line in log.splitlines() if any(t in line for t in tokens)]
+
+
+def test_log_format_json_makes_every_line_json_the_store_processes_too(
+    serve: Callable[..., ServerProcess], tmp_path: Path
+) -> None:
+    """`--log-format json`: one JSON object a line, from the store processes too (they share the server's
+    stderr), and a line about a game (a corrupt row left out of the lobby list) carries its `game_id`."""
+    with TestClient(create_app(server_settings(tmp_path))) as client:
+        as_guest(client, "Ann")
+        broken = client.post("/api/games", json={"game": "leaders", "players": 2}).json()["game"]["id"]
+    with sqlite3.connect(tmp_path / "throne.sqlite3") as db:
+        db.execute("UPDATE games SET created_at = 'garbage' WHERE id = ?", (broken,))
+    server = serve("--log-format", "json")
+    assert httpx.get(f"{server.base}/api/games", params={"status": "open"}, timeout=30).status_code == 200
+    records, not_json = [], []
+    for line in filter(str.strip, _stopped(server).splitlines()):
+        try:
+            records.append(json.loads(line))
+        except ValueError:
+            not_json.append(line)
+    assert not not_json
+    about = [r for r in records if "cannot be read" in r["message"]]
+    assert about and all(r.get("game_id") == broken for r in about), records

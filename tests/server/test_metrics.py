@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
+from typing import Any
 
 from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.server.helpers import hello, read_until, two_player_leaders
+from tests.server.helpers import hello, read_until, two_player_leaders, until_finished
 
 
 def _scrape(client: TestClient) -> dict[str, float]:
@@ -85,3 +87,33 @@ def test_the_bot_queue_counts_decisions_not_answered_yet(client: TestClient) -> 
             break
         threading.Event().wait(0.01)
     assert _scrape(client)["throne_bot_queue"] == 0
+
+
+def _wait_for(check: Any, what: str, seconds: float = 10.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.02)
+
+
+def test_a_move_refused_game_over_after_the_game_ended_is_counted(client: TestClient) -> None:
+    """A move sent to a game that ended, once its owner task is gone, is refused `409 game_over` and counted
+    in `throne_moves_refused_total` like any refused move."""
+    hub = client.app.state.hub
+    game_id, tokens = two_player_leaders(client)
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        hello(ws, tokens[0])
+        read_until(ws, "state", 0)
+        ws.send_json({"type": "resign"})
+        until_finished(ws)
+    _wait_for(lambda: game_id not in hub.matches, "the finished game's owner task ended")
+    before = _scrape(client).get("throne_moves_refused_total[game_over]", 0.0)
+    view = client.get(f"/api/games/{game_id}/view", headers={"X-Seat-Token": tokens[1]}).json()
+    r = client.post(
+        f"/api/games/{game_id}/move",
+        json={"move": "d1-d2", "ply": view["ply"]},
+        headers={"X-Seat-Token": tokens[1]},
+    )
+    assert r.status_code == 409 and r.json()["error"]["code"] == "game_over", r.text
+    after = _scrape(client).get("throne_moves_refused_total[game_over]", 0.0)
+    assert after == before + 1, f"a move refused game_over was not counted ({before} -> {after})"

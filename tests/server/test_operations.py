@@ -25,7 +25,7 @@ from sqlalchemy.exc import OperationalError
 
 from tests.server.helpers import as_guest, json_log_lines, read_until, two_player_leaders, two_seats
 from tests.server.test_controls import table
-from throne.server import logs
+from throne import logs
 from throne.server.app import create_app
 from throne.server.config import Settings
 from throne.server.conn import OUTBOX, Conn

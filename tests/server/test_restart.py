@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy.exc import OperationalError
 
 from tests.server.helpers import (
     as_guest,
@@ -20,6 +21,7 @@ from tests.server.helpers import (
     next_of_kinds,
     read_until,
     server_settings,
+    two_player_leaders,
     two_seats,
     until_finished,
 )
@@ -265,3 +267,40 @@ def test_a_clock_does_not_run_while_the_restarted_server_is_still_resuming_games
         f"seat {mover} stopped with 55 s and, before any socket could reach the restarted server, has "
         f"{state['clocks']['remaining_ms'][mover] / 1000:g} s"
     )
+
+
+def test_a_live_game_whose_record_could_not_be_read_at_start_up_is_read_again_soon(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The store is busy for a moment while the server starts, and one live game's move log cannot be read
+    (`store_unavailable`): the game is read again with backoff and goes on, its moves refused
+    `503 store_unavailable` meanwhile (before: left out until the next restart, its moves `409 not_live`)."""
+    settings = server_settings(tmp_path)
+    with TestClient(create_app(settings)) as client:
+        game_id, tokens = two_player_leaders(client)
+        seat = client.get(f"/api/games/{game_id}/view").json()["to_play"]
+        headers = {"X-Seat-Token": tokens[seat]}
+        move = client.get(f"/api/games/{game_id}/view", headers=headers).json()["legal_moves"][0]
+    moves = Repo.moves
+    failed: list[int] = []
+
+    def flaky(self: Repo, gid: int) -> Any:
+        if not failed:  # the first read of a move log at start-up: the database is busy for a moment
+            failed.append(gid)
+            raise OperationalError("SELECT moves", {}, Exception("database is locked"))
+        return moves(self, gid)
+
+    flaky.store_reads = True  # type: ignore[attr-defined]
+    monkeypatch.setattr(Repo, "moves", flaky)
+    with TestClient(create_app(settings), raise_server_exceptions=False) as client:
+        assert failed == [game_id]
+        deadline = time.monotonic() + 15
+        answers = []
+        while True:
+            r = client.post(f"/api/games/{game_id}/move", json={"move": move, "ply": 0}, headers=headers)
+            answers.append((r.status_code, r.json().get("error", {}).get("code")))
+            if r.status_code == 200 or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+        assert r.status_code == 200, answers
+        assert set(answers[:-1]) <= {(503, "store_unavailable")}, answers

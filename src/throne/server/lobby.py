@@ -54,6 +54,7 @@ from throne.store.repo import (
     SeatInfo,
     SeatSpec,
     StalePly,
+    StoreError,
     StoreUnavailable,
     is_read,
     seat_to_take,
@@ -114,6 +115,9 @@ class Hub:
         # live games whose stored record cannot be rebuilt here (id -> what is wrong, as logged): refused
         # `game_unavailable` until a restart reads them again (an operator may repair the record meanwhile)
         self.unplayable: dict[int, str] = {}
+        # live games whose record the store could not give at start-up (store trouble): read again with
+        # backoff, refused `store_unavailable` meanwhile
+        self.resuming: set[int] = set()
         self._finished: dict[int, tuple[GameInfo, Any]] = {}
         self._lock = asyncio.Lock()
         self.chooser: Callable[..., Any] | None = None  # replaced in tests; default: throne.ai
@@ -266,35 +270,82 @@ class Hub:
         rebuilt = []
         for game_id in await self.db(self.repo.games_with_status, "live"):
             try:
-                info = await self.db(self.repo.get_game, game_id)
-                moves = await self.db(self.repo.moves, game_id)
-                kind = kind_of(info.game)
-                state, before = await self.cpu(rebuild_with_last, kind, info, moves)
-            except (DamagedRecord, OptionsError) as exc:  # (OptionsError: a game kind this server lacks)
-                self.mark_unplayable(game_id, exc.detail if isinstance(exc, DamagedRecord) else str(exc))
-                continue
-            except Exception:
-                log.exception(
-                    "game %s cannot be read to be rebuilt; left as it is",
-                    game_id,
-                    extra={"game_id": game_id},
-                )
-                continue
-            info.ply = len(moves)
-            rebuilt.append((info, kind, state, before, moves[-1] if moves else None))
+                rebuilt.append(await self._read_to_resume(game_id))
+            except StoreUnavailable:  # a busy or restarting store: read again soon, not at the next restart
+                self._resume_later(game_id)
+            except Exception as exc:
+                self._not_resumed(game_id, exc)
         try:
             await self.start_full_tables(await self.db(self.repo.list_games, ["open"], None, 500, True))
         except Exception:  # an unreadable table: the sweep of open tables tries again; the server starts
             log.exception("the open tables could not be read to start the full ones")
-        for info, kind, state, before, last in rebuilt:
+        for resumable in rebuilt:
+            self._resume_match(*resumable)
+
+    async def _read_to_resume(self, game_id: int) -> tuple[GameInfo, GameKind, Any, Any, Any]:
+        """A live game rebuilt from its record: its info, kind, state, the state before its last move and
+        that move (None before the first move)."""
+        info = await self.db(self.repo.get_game, game_id)
+        moves = await self.db(self.repo.moves, game_id)
+        kind = kind_of(info.game)
+        state, before = await self.cpu(rebuild_with_last, kind, info, moves)
+        info.ply = len(moves)
+        return info, kind, state, before, moves[-1] if moves else None
+
+    def _not_resumed(self, game_id: int, exc: Exception) -> None:
+        if isinstance(exc, (DamagedRecord, OptionsError)):  # (OptionsError: a game kind this server lacks)
+            self.mark_unplayable(game_id, exc.detail if isinstance(exc, DamagedRecord) else str(exc))
+        else:
+            log.error(
+                "game %s cannot be read to be rebuilt; left as it is",
+                game_id,
+                exc_info=exc,
+                extra={"game_id": game_id},
+            )
+
+    def _resume_match(self, info: GameInfo, kind: GameKind, state: Any, before: Any, last: Any) -> None:
+        try:
+            match = self._start_match(info, kind, state)
+        except Exception as exc:  # its stored clock, say: this game stays as it is, the others go on
+            self.mark_unplayable(info.id, f"it cannot be resumed: {type(exc).__name__}: {exc}")
+            return
+        if before is not None:
+            match.describe_last(before, *last)
+        log.info("game %s resumed at ply %d", info.id, info.ply, extra={"game_id": info.id})
+
+    def _resume_later(self, game_id: int) -> None:
+        """Resumes a live game whose record could not be read at start-up (store trouble), with backoff, in
+        the background; its requests are refused `store_unavailable` until then."""
+        self.resuming.add(game_id)
+        backoff = Backoff(self.settings.retry_base, self.settings.retry_cap)
+
+        async def retry() -> None:
             try:
-                match = self._start_match(info, kind, state)
-            except Exception as exc:  # its stored clock, say: this game stays as it is, the others go on
-                self.mark_unplayable(info.id, f"it cannot be resumed: {type(exc).__name__}: {exc}")
-                continue
-            if before is not None:
-                match.describe_last(before, *last)
-            log.info("game %s resumed at ply %d", info.id, info.ply, extra={"game_id": info.id})
+                while True:
+                    delay = backoff.failed()
+                    if backoff.worth_logging:
+                        log.warning(
+                            "game %s cannot be read to be rebuilt yet; trying again",
+                            game_id,
+                            extra={"game_id": game_id},
+                        )
+                    await asyncio.sleep(delay)
+                    try:
+                        resumable = await self._read_to_resume(game_id)
+                    except StoreUnavailable:
+                        continue
+                    except Exception as exc:
+                        self._not_resumed(game_id, exc)
+                        return
+                    if resumable[0].status == "live" and game_id not in self.matches:
+                        self._resume_match(*resumable)
+                    return
+            finally:
+                self.resuming.discard(game_id)
+
+        task = asyncio.create_task(retry())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     def mark_unplayable(self, game_id: int, detail: str) -> None:
         """A live game's record cannot be rebuilt: it is refused from now on, and logged once."""
@@ -309,23 +360,32 @@ class Hub:
         self.unplayable[game_id] = detail
 
     def check_playable(self, game_id: int) -> None:
-        """Raises DamagedRecord (`game_unavailable`) for a game whose record this server cannot rebuild."""
+        """Raises DamagedRecord (`game_unavailable`) for a game whose record this server cannot rebuild, and
+        StoreUnavailable for one it is still to read."""
         detail = self.unplayable.get(game_id)
         if detail is not None:
             raise DamagedRecord(game_id, detail)
+        if game_id in self.resuming:
+            raise StoreUnavailable(f"game {game_id} is being read from the store; try again shortly")
 
     async def close(self) -> None:
+        """A store that does not answer delays this by STOP_WAIT at most (docs/server-api.md *Clocks*): the
+        clocks' writes and the calls the store took share it; then its processes are killed (a stuck writer
+        thread is left to end with the process). One that stored the clocks gets a second at least."""
+        from throne.server.match import STOP_WAIT  # as it is now (tests shorten it)
+
+        until = time.monotonic() + STOP_WAIT
         if self.cluster is not None:  # hands this node's games over before the sockets close
             await self.cluster.stop()
         for task in list(self._background):
             task.cancel()
-        await Match.stop_all(list(self.matches.values()))
+        answered = await Match.stop_all(list(self.matches.values()))
         self.matches.clear()
         await self.commits.close()
         for conns in self.rooms.values():
             for conn in list(conns):
                 conn.close(1001)
-        await self.store.close()
+        await self.store.close(max(until - time.monotonic(), 1.0 if answered else 0.0))
         self._cpu.shutdown(wait=True)
 
     def _start_match(self, info: GameInfo, kind: GameKind, state: Any) -> Match:
@@ -989,16 +1049,22 @@ class Hub:
         self.broadcast_table(info)
 
     async def submit_move(self, game_id: int, seat: int, move: str, ply: int | None) -> int:
+        """Plays a seat's move; every refusal is counted once, by whoever makes it (the owner's task, the
+        node that routes it, or here for a game without an owner task)."""
         match = self.matches.get(game_id)
-        if match is None:
+        if match is not None:
+            return await match.submit(seat, move, ply)
+        try:
             self.check_playable(game_id)
-        if match is None and self.cluster is not None:  # owned by another node (or being claimed)
+        except StoreError as exc:
+            self.metrics.refused.labels(exc.code).inc()
+            raise
+        if self.cluster is not None:  # owned by another node (or being claimed)
             return int(await self.cluster.route(game_id, "move", seat=seat, move=move, ply=ply))
-        if match is None:
-            info = await self.db(self.repo.get_game, game_id)
-            code = "game_over" if info.status in ("finished", "aborted") else "not_live"
-            raise ApiError(409, code, f"game {game_id} is {info.status}")
-        return await match.submit(seat, move, ply)
+        info = await self.db(self.repo.get_game, game_id)
+        code = "game_over" if info.status in ("finished", "aborted") else "not_live"
+        self.metrics.refused.labels(code).inc()
+        raise ApiError(409, code, f"game {game_id} is {info.status}")
 
     async def rematch(
         self, game_id: int, seat: int, before_table: Callable[[], Awaitable[None]] | None = None

@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING, Any
 
 from throne.clock import Clock, TimeControl
 from throne.games import Outcome
+from throne.logs import GAME_ID
 from throne.server.events import EventLog
 from throne.server.games import GameKind
-from throne.server.logs import GAME_ID
 from throne.server.resilience import Backoff
 from throne.store.repo import (
     Conflict,
@@ -213,9 +213,10 @@ class Match:
         await self.halt()
 
     @staticmethod
-    async def stop_all(matches: list[Match]) -> None:
+    async def stop_all(matches: list[Match]) -> bool:
         """Stops `matches` together, storing their clocks, for at most STOP_WAIT seconds; those the store
-        has not answered by then stop without it (their clocks as of the last checkpoint)."""
+        has not answered by then stop without it (their clocks as of the last checkpoint). Whether every
+        one stopped in time."""
         stops = asyncio.gather(*(m.stop() for m in matches), return_exceptions=True)
         try:
             await asyncio.wait_for(stops, STOP_WAIT)
@@ -223,6 +224,8 @@ class Match:
             log.error("the store did not answer in %g s; %d games stop as they are", STOP_WAIT, len(matches))
             for match in matches:
                 await match.halt()
+            return False
+        return True
 
     async def halt(self) -> None:
         """Stops the owner and its timers without writing anything (a node that lost the game's lease)."""

@@ -29,7 +29,7 @@ def serve(
 ) -> None:
     import uvicorn
 
-    from throne.server import logs
+    from throne import logs
     from throne.server.app import create_app
     from throne.server.slow_headers import header_deadline_protocol
     from throne.server.socket_protocol import GameSocketProtocol
@@ -46,7 +46,7 @@ def serve(
         app,
         host=host,
         port=port,
-        log_level=log_level,
+        log_level=None,  # the levels too are logs.configure's (no frames logged, whatever the level)
         log_config=None,  # our handlers (logs.configure): one format for every line
         ws_max_size=64 * 1024,
         ws_per_message_deflate=False,

@@ -15,6 +15,7 @@ deadline while a call waited is stuck: it is killed, and the next call starts an
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import itertools
 import logging
@@ -28,6 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any, Protocol, TypeVar
 
+from throne import logs
 from throne.store.repo import Repo, is_read
 from throne.store.service import HEADER, READY, STOP, StoreProcessError, frame
 from throne.store.writer import WriterThread
@@ -39,6 +41,8 @@ DEFAULT_DEADLINE = 10.0
 """Seconds a store call may take before it fails (longer than any lock wait the busy timeout allows)."""
 START_TIMEOUT = 60.0
 """Seconds a new store process may take to say it is ready (a call's deadline counts from then)."""
+CLOSE_WAIT = 30.0
+"""Seconds `close` waits by default for the calls the store took (the hub's shutdown gives it less)."""
 
 
 class StoreTimeout(StoreProcessError):
@@ -61,7 +65,7 @@ class StoreCalls(Protocol):
 
     async def write(self, fn: Callable[..., T], args: tuple, kwargs: dict, urgent: bool = False) -> T: ...
 
-    async def close(self) -> None: ...
+    async def close(self, timeout: float = CLOSE_WAIT) -> None: ...
 
 
 class StoreThreads:
@@ -82,9 +86,15 @@ class StoreThreads:
         submit = self.writer.submit_urgent if urgent else self.writer.submit
         return await _within(self.deadline, asyncio.wrap_future(submit(fn, *args, **kwargs)), "the store")
 
-    async def close(self) -> None:
-        self.writer.shutdown(wait=True)
-        self.readers.shutdown(wait=True)
+    async def close(self, timeout: float = CLOSE_WAIT) -> None:
+        """Runs the writes taken, for `timeout` seconds at most, without blocking the event loop; then the
+        writes not started are dropped, and one still running is left to its thread (a daemon: it ends with
+        the process, as a killed store process would). The reads still waiting are dropped."""
+        self.readers.shutdown(wait=False, cancel_futures=True)
+        self.writer.shutdown(wait=False)
+        if not await asyncio.to_thread(self.writer.join, timeout):
+            self.writer.shutdown(wait=False, cancel_futures=True)
+            log.error("the store's writes did not end in %g s; the server stops without them", timeout)
 
 
 class StoreProcess:
@@ -100,7 +110,8 @@ class StoreProcess:
         restart_after: float = 1.0,
         deadline: float = DEFAULT_DEADLINE,
     ) -> None:
-        config = {"url": url, "busy_timeout": busy_timeout, "read_threads": read_threads}
+        # logs.CHOSEN itself: a child logs as the server does when the child starts (`logs.configure`)
+        config = {"url": url, "busy_timeout": busy_timeout, "read_threads": read_threads, "logs": logs.CHOSEN}
         self.writer = StoreChild({**config, "role": "write"}, restart_after, deadline)
         self.reader = StoreChild({**config, "role": "read"}, restart_after, deadline)
 
@@ -111,8 +122,8 @@ class StoreProcess:
         lane = _checked("urgent" if urgent else "write", fn)
         return await self.writer.call(lane, fn.__name__, args, kwargs)
 
-    async def close(self, timeout: float = 30.0) -> None:
-        """Stops both children once every call they took has run."""
+    async def close(self, timeout: float = CLOSE_WAIT) -> None:
+        """Stops both children once every call they took has run, or kills them after `timeout` seconds."""
         await asyncio.gather(self.writer.close(timeout), self.reader.close(timeout))
 
 
@@ -262,20 +273,27 @@ class StoreChild:
                 len(pending),
             )
 
-    async def close(self, timeout: float = 30.0) -> None:
-        """Stops the child once every call it took has run."""
+    async def close(self, timeout: float = CLOSE_WAIT) -> None:
+        """Stops the child once every call it took has run; kills it if it has not stopped within `timeout`
+        seconds (a hung disk or database: the calls it had not run fail, as for any killed child)."""
         self._closing = True
-        if self._out is not None:
-            self._out.write(frame((STOP, "", "", (), {})))
-        if self._answers is not None:
-            try:
-                await asyncio.wait_for(asyncio.shield(self._answers), timeout)
-            except TimeoutError:
-                log.error("the store %s process did not stop in %g s; killing it", self.role, timeout)
-        if self.process is not None:
-            deadline = time.monotonic() + 5
-            while self.process.poll() is None and time.monotonic() < deadline:
-                await asyncio.sleep(0.02)
-            if self.process.poll() is None:
-                self.process.kill()
-                self.process.wait()
+        until = time.monotonic() + timeout
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(timeout), self._starting:  # after a start under way and its calls
+                if self._out is not None:
+                    self._out.write(frame((STOP, "", "", (), {})))
+        answers, process = self._answers, self.process
+        if answers is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(answers), max(until - time.monotonic(), 0))
+        if process is None:
+            return
+        while process.poll() is None and time.monotonic() < until:
+            await asyncio.sleep(0.02)
+        if process.poll() is None:
+            log.error("the store %s process did not stop in %g s; killing it", self.role, timeout)
+            process.kill()
+            process.wait()
+        if answers is not None:  # its socket closes with it
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(answers), 1.0)

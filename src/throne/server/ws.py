@@ -11,6 +11,7 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from throne.logs import GAME_ID
 from throne.server import chat, validate
 from throne.server.auth import session_user
 from throne.server.caps import Caps
@@ -18,7 +19,6 @@ from throne.server.conn import Conn
 from throne.server.csrf import from_this_site, origins
 from throne.server.errors import ApiError
 from throne.server.lobby import Hub, person_seat
-from throne.server.logs import GAME_ID
 from throne.server.match import MoveRefused
 from throne.server.sessions import COOKIE, token_hash
 from throne.store.repo import DamagedRecord, GameInfo, NotFound, StoreError, StoreUnavailable

@@ -225,7 +225,8 @@ def _readable(session: Session, q: Any) -> list[tuple[GameInfo, Any]]:
             raise
         except (ValueError, TypeError, LookupError) as exc:
             session.rollback()
-            log.warning("game %s cannot be read from the store (%s); left out", game_id, type(exc).__name__)
+            why, game = type(exc).__name__, {"game_id": game_id}
+            log.warning("game %s cannot be read from the store (%s); left out", game_id, why, extra=game)
     return found
 
 

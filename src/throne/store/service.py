@@ -13,11 +13,12 @@ four times its own CPU in lock hand-offs (docs/BENCHMARKS.md).
   and a slow read never delays a commit.
 
 Frames are a 4-byte big-endian length and a pickle, both ways, over a socket only the parent holds: the
-first one is the configuration (the process's role and the database URL, which may hold a password, never on
-the command line), then a call is (id, lane, method name, args, kwargs) with lane "read", "write" or
-"urgent"; an answer is (id, ok, result or exception). A database that cannot be used (the errors the server
-retries or refuses as "store unavailable") comes back as `StoreProcessError`. A process stops once it was
-asked to (id 0), or when the socket closes (the server is gone), after every call it took has run.
+first one is the configuration (the process's role; the database URL, which may hold a password, never on
+the command line; the server's log level and format), then a call is (id, lane, method name, args, kwargs)
+with lane "read", "write" or "urgent"; an answer is (id, ok, result or exception). A database that cannot
+be used (the errors the server retries or refuses as "store unavailable") comes back as `StoreProcessError`.
+A process stops once it was asked to (id 0), or when the socket closes (the server is gone), after every call
+it took has run.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from typing import Any
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
+from throne import logs
 from throne.store.db import Database
 from throne.store.repo import Repo, is_read
 
@@ -229,11 +231,13 @@ def main(argv: list[str] | None = None) -> None:
     # a signal to the whole process group must not take the store away from a server handing games over.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     sock = socket.socket(fileno=args.fd)
-    config = read_frame(sock)  # {role, url, busy_timeout, read_threads}: the URL may hold a password
+    config = read_frame(sock)  # {role, url, busy_timeout, read_threads, logs}: the URL may hold a password
     if config is None:
         return
+    # The server's stderr, so its level and format (`throne serve --log-level/--log-format`): a text line
+    # among JSON ones would be dropped or mangled by whatever reads them.
+    logs.configure(**(config.get("logs") or {"level": "warning"}))
     database = Database(config["url"], config["busy_timeout"])
     repo = Repo(database)
     sock.sendall(frame(READY))

@@ -66,15 +66,22 @@ class WriterThread(Executor):
                 future.set_result(result)
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        """Runs what was submitted (or cancels what has not started, with `cancel_futures`), then stops."""
+        """Runs what was submitted (or cancels what has not started, with `cancel_futures`, also after an
+        earlier shutdown), then stops."""
         with self._lock:
-            if self._closed:
-                return
-            self._closed = True
             if cancel_futures:
                 for line in (self._urgent, self._ordinary):
                     for future, *_call in line:
                         future.cancel()  # the thread skips it when its token comes
-            self._tokens.put(None)
-        if wait and self._thread is not None:
-            self._thread.join()
+            if not self._closed:
+                self._closed = True
+                self._tokens.put(None)
+        if wait:
+            self.join()
+
+    def join(self, timeout: float | None = None) -> bool:
+        """Waits for the thread to stop (after `shutdown`), `timeout` seconds at most; whether it stopped."""
+        if self._thread is None:
+            return True
+        self._thread.join(timeout)
+        return not self._thread.is_alive()

@@ -65,6 +65,8 @@ class JsonFormatter(logging.Formatter):
 
 
 LEVELS = ("debug", "info", "warning", "error")
+CHOSEN: dict[str, str] = {}
+"""The level and format `configure` set (empty before): the store processes log as the server does."""
 
 
 def chosen_format(fmt: str | None = None) -> str:
@@ -85,16 +87,26 @@ def handler(fmt: str | None = None, stream: IO[str] | None = None) -> logging.Ha
     return out
 
 
+FRAME_LOGGERS = ("uvicorn.error", "websockets")
+"""Never below INFO: at DEBUG the `websockets` protocol (which logs to `uvicorn.error` under uvicorn) writes
+every frame and handshake header, seat tokens and session cookies among them."""
+
+
 def configure(level: str = "info", fmt: str | None = None) -> logging.Handler:
-    """Replaces the root logger's handlers with one `handler(fmt)`; uvicorn's loggers write through it too."""
+    """Replaces the root logger's handlers with one `handler(fmt)`; uvicorn's loggers write through it too.
+    Sets every level (uvicorn runs with `log_level=None`, which leaves them); the choice is kept in CHOSEN."""
     out = handler(fmt)
     root = logging.getLogger()
     for old in list(root.handlers):
         root.removeHandler(old)
     root.addHandler(out)
     root.setLevel(level.upper())
-    for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
+    for name in ("uvicorn", "uvicorn.error", "uvicorn.access", "uvicorn.asgi"):
         logger = logging.getLogger(name)
         logger.handlers.clear()
         logger.propagate = True
+        logger.setLevel(logging.NOTSET)
+    for name in FRAME_LOGGERS:
+        logging.getLogger(name).setLevel(max(root.level, logging.INFO))
+    CHOSEN.update(level=level.lower(), fmt=chosen_format(fmt))
     return out
