@@ -1,6 +1,6 @@
 """The operations figures and lines of a cluster node (metrics, logs, readiness) across routing, failover and
-handover: a move refused on the node that routed it is counted, a game claimed or lost by a node logs its
-game id, and a node whose lease upkeep fails is not ready."""
+handover: a move refused on the node that routed it is counted (one sent to a finished game too), a game
+claimed or lost by a node logs its game id, and a node whose lease upkeep fails is not ready."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient
 from tests.cluster.inprocess import UNREACHABLE, moves_refused
 from tests.cluster.nodes import until
 from tests.cluster.redisd import RedisServer
-from tests.server.helpers import two_player_leaders
+from tests.server.helpers import hello, read_until, two_player_leaders, until_finished
 from throne import logs
 from throne.server.app import create_app
 from throne.server.cluster.node import Cluster
@@ -53,6 +53,35 @@ def test_a_routed_move_refused_owner_unavailable_is_counted(client: TestClient) 
         assert moves_refused(client, "owner_unavailable") == 1.0
     finally:
         hub.cluster = None
+
+
+def test_a_move_refused_game_over_in_a_cluster_is_counted(client: TestClient, redis_url: str) -> None:
+    """A move sent to a finished game in a cluster has no owner to go to (the lease of a finished game is
+    given up): the node it was sent to refuses it `game_over` and counts it, as a single process does."""
+    hub = client.app.state.hub
+    game_id, tokens = two_player_leaders(client)
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        hello(ws, tokens[0])
+        read_until(ws, "state", 0)
+        ws.send_json({"type": "resign"})
+        until_finished(ws)
+    until(lambda: game_id not in hub.matches, 15, "the finished game's owner task ended")
+    view = client.get(f"/api/games/{game_id}/view", headers={"X-Seat-Token": tokens[1]}).json()
+    cluster = Cluster(hub, redis_url, node="n1")  # a node of a cluster (not started: only routing is used)
+    hub.cluster = cluster
+    try:
+        before = moves_refused(client, "game_over")
+        r = client.post(
+            f"/api/games/{game_id}/move",
+            json={"move": "d1-d2", "ply": view["ply"]},
+            headers={"X-Seat-Token": tokens[1]},
+        )
+        after = moves_refused(client, "game_over")
+    finally:
+        hub.cluster = None
+        client.portal.call(cluster.redis.aclose)
+    assert r.status_code == 409 and r.json()["error"]["code"] == "game_over", r.text
+    assert after == before + 1, f"a move refused game_over in a cluster was not counted ({before} -> {after})"
 
 
 @pytest.mark.parametrize("which", ["claimed", "lost"])

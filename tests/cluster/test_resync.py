@@ -1,11 +1,12 @@
 """Notes lost while Redis was away are made good (`Cluster._resync`). A node whose batch of notes failed, or
 whose pub/sub connection missed notes, asks the other nodes to make good what the game's notes said: a
 `resync` note. The game's owner answers it with the current state for that node, with the events of the
-moves its sockets missed; an owner whose own states were lost sends them again, events included; and every
-node with sockets at an open table reads its seats again (a seat that left through another node watches
-from then on) and sends them its `table` summary, unless what it read is out of date by then (a seat taken
-or the table started meanwhile). Before, such a table or game was told nothing until its next change: a seat
-that left stayed seated elsewhere, and a state lost on its way left the seat to play waiting."""
+moves its sockets missed; an owner whose own states were lost sends them again, events included (a later
+note queued meanwhile is held back, so no socket skips a lost move's events); and every node with sockets
+at an open table (or one closed meanwhile) reads it again: a seat that left through another node watches
+from then on, and the sockets get the `table` summary, unless what was read is out of date by then (a seat
+taken or the table started meanwhile). Before, such a table or game was told nothing until its next change:
+a seat that left stayed seated elsewhere, and a state lost on its way left the seat to play waiting."""
 
 from __future__ import annotations
 
@@ -189,6 +190,30 @@ def test_a_table_that_starts_while_a_resync_reads_it_is_not_shown_open_again(cli
     )
 
 
+def test_a_resync_shows_an_open_table_aborted_meanwhile_as_aborted(client: TestClient) -> None:
+    """Cleo waits at her open table through this node; the table is closed on another node (the sweep of
+    stale tables) while Redis is away, and its `table` note is lost. The resync reads it `aborted` and sends
+    her socket the table's summary (before: nothing, and the page showed the table open for good)."""
+    hub = client.app.state.hub
+    as_guest(client, "Cleo")
+    game_id = client.post("/api/games", json={"game": "hidden-leaders", "players": 3}).json()["game"]["id"]
+    info = client.portal.call(hub.db, hub.repo.get_game, game_id)
+    cleo = RoomSocket(occupant=info.seats[0].id, seat=0, game_id=game_id)
+    cluster = Cluster(hub, "redis://127.0.0.1:9", node="n1")  # never connects: what it queues is left unread
+    client.portal.call(hub.db, hub.repo.abort_open, [game_id])  # on the other node, its note lost
+
+    async def scenario() -> None:
+        hub.add_conn(cleo)  # type: ignore[arg-type]
+        cluster._room(game_id, {"t": "resync", "from": "n2"})
+        await asyncio.gather(*cluster._background)
+        await cluster.redis.aclose()
+
+    client.portal.call(scenario)
+    sent = [json.loads(t) for t in cleo.sent]
+    statuses = [m["game"]["status"] for m in sent if m["type"] == "table"]
+    assert "aborted" in statuses, f"the socket at the aborted table was never told so: {sent}"
+
+
 def test_a_started_games_sockets_are_left_to_its_owners_states(client: TestClient) -> None:
     """A socket that was sent a state belongs to a started game: a `resync` note reads nothing from the store
     for it (after an outage every node sends one per game), and its seat is left as the owner's states say."""
@@ -345,3 +370,100 @@ def test_an_owner_whose_state_notes_were_lost_sends_them_again(client: TestClien
     assert states[0]["after"] == before  # n2 trims the events for each socket by the state it saw last
     events = orjson.loads(states[0]["views"]["s"])["events"]
     assert events and events == match.events.since(before, before + 2, None)
+
+
+def test_the_events_of_a_lost_state_reach_the_other_nodes_sockets(client: TestClient, redis_url: str) -> None:
+    """The owner's state note of move 1 is in a batch that fails (Redis times out) while the note of move 2
+    waits to be sent. That note is held back (its events would follow a lost state's), and the state sent
+    next carries the events of both moves: a socket of n2 that saw the state before move 1 is shown both
+    (before: move 2's note went first, and n2's socket, then at move 2, left out move 1's events for good)."""
+    hub = client.app.state.hub
+    game_id, _ = two_player_leaders(client)
+    match = hub.matches[game_id]
+    before = match.ply
+    seat1_row = next(s.id for s in match.info.seats if s.seat == 1)
+
+    async def scenario() -> list[dict[str, Any]]:
+        listener = aioredis.from_url(redis_url)
+        pubsub = listener.pubsub()
+        await pubsub.subscribe(room_channel(game_id))
+        cluster = Cluster(hub, redis_url, lease_ttl=0.6, node="n1")
+        await cluster.start()
+        assert await cluster.leases.claim(game_id) is not None
+        await listener.zadd(NODES, {"n2": int(time.time() * 1000) + 60_000})
+        await cluster._heartbeat()
+        cluster._room(game_id, {"t": "presence", "from": "n2", "p": {"o": [seat1_row], "s": [1], "n": 0}})
+        await asyncio.sleep(0.3)  # (the state sent for the news of n2's socket)
+        # the next batch with a fenced publish hangs until released, then fails (a Redis timeout)
+        gate = asyncio.Event()
+        failures: list[int] = []
+        real = cluster.redis.pipeline
+
+        def pipeline(*args: Any, **kwargs: Any) -> Any:
+            pipe = real(*args, **kwargs)
+            execute = pipe.execute
+
+            async def flaky(*a: Any, **k: Any) -> Any:
+                if "EVAL" in str(pipe.command_stack) and not failures:
+                    failures.append(1)
+                    await gate.wait()
+                    raise redis.exceptions.TimeoutError("Timeout reading from socket")
+                return await execute(*a, **k)
+
+            pipe.execute = flaky
+            return pipe
+
+        cluster.redis.pipeline = pipeline  # type: ignore[method-assign]
+        hub.cluster = cluster
+        notes: list[dict[str, Any]] = []
+        try:
+            await match.submit(match.state.to_play, _eventful(match.state.legal_moves()), match.ply)
+            deadline = time.monotonic() + 10
+            while not failures:  # move 1's batch is on its way
+                assert time.monotonic() < deadline
+                await asyncio.sleep(0.01)
+            await match.submit(match.state.to_play, _eventful(match.state.legal_moves()), match.ply)
+            await asyncio.sleep(0.05)
+            gate.set()  # move 1's batch fails; move 2's goes next, then the resync round
+            end = time.monotonic() + 5.0
+            while time.monotonic() < end:
+                message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=0.2)
+                if message is not None:
+                    notes.append(orjson.loads(message["data"]))
+                states = [n for n in notes if n.get("t") == "state" and "to" not in n]
+                if len(states) >= 2:
+                    break
+        finally:
+            hub.cluster = None
+            await cluster.stop()
+            await pubsub.aclose()
+            await listener.aclose()
+        return notes
+
+    notes = client.portal.call(scenario)
+    states = [n for n in notes if n.get("t") == "state" and n.get("to") in (None, "n2")]
+    assert states, notes
+    expected = [e["ply"] for e in match.events.since(before, before + 2, 1)]
+    assert before + 1 in expected  # (move 1 has events for seat 1)
+    # n2's side: a socket of seat 1 that saw the state at `before`, sent the notes that got through
+    receiver = Cluster(hub, "redis://127.0.0.1:9", node="n2")  # never connects
+    socket = RoomSocket(occupant=seat1_row, seat=1, events_ply=before, game_id=game_id)
+    owner = hub.matches.pop(game_id, None)  # n2 does not run the game (the owner stopped with its node)
+    hub.rooms[game_id] = {socket}  # type: ignore[assignment]
+    try:
+
+        async def deliver() -> None:
+            for note in states:
+                receiver._room(game_id, note)
+            await receiver.redis.aclose()
+
+        client.portal.call(deliver)
+    finally:
+        hub.rooms.pop(game_id, None)
+        if owner is not None:
+            hub.matches[game_id] = owner
+    got = [e["ply"] for m in map(json.loads, socket.sent) if m.get("type") == "state" for e in m["events"]]
+    assert sorted(set(got)) == sorted(set(expected)), (
+        f"n2's socket got the events of plies {got}, expected {expected} (notes: "
+        f"{[(n['ply'], n['after']) for n in states]})"
+    )

@@ -141,6 +141,9 @@ class Cluster:
         self._announced: set[int] = set()  # the games whose presence hash holds this node's sockets
         self._unpublished = False  # a batch of notes failed: the next round announces the sockets again
         self._lost: set[int] = set()  # games whose notes were in a batch that failed (`_resync`)
+        # game -> the ply after which the events of its first lost state note begin: its later state notes
+        # are not sent until one that begins there got through (`_send`)
+        self._gap: dict[int, int] = {}
         self._missed = False  # the pub/sub connection failed: notes of every game here may have been missed
         self._outbox: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
         self._scan_now = asyncio.Event()
@@ -277,6 +280,7 @@ class Cluster:
         with contextlib.suppress(Exception):  # (a lease not given up runs out by itself)
             await asyncio.wait_for(asyncio.shield(released), self.ttl)
         self._published.pop(game, None)
+        self._gap.pop(game, None)
         await self._unwatch_if_idle(game)
 
     async def _keeper(self) -> None:
@@ -410,6 +414,7 @@ class Cluster:
             if game in lost and match is not None and self.holds(game):
                 self.publish_state(match, {})  # (the events since the last state that got through)
             elif game in lost:
+                self._gap.pop(game, None)
                 self._spawn(self._show_end_if_over(game))
             self._spawn(self._refresh_table(game, started_too=reread))
             seen = [c.events_ply for c in self.hub.rooms.get(game, ()) if c.events_ply is not None]
@@ -429,8 +434,11 @@ class Cluster:
             info = await hub.db(hub.repo.get_game, game)
         except (NotFound, StoreError):
             return
-        if info.status in ("finished", "aborted"):
+        if info.status == "finished":
             await self._show_end(info, everywhere=False)
+            return
+        if info.status == "aborted":  # a table closed without a game (its `table` note was lost)
+            hub.tell_here(game, {"type": "table", "game": hub.summary(info)})
             return
         if info.status != "open" or game in hub.matches:
             return
@@ -443,11 +451,14 @@ class Cluster:
         hub.tell_here(game, {"type": "table", "game": hub.summary(info)})
 
     async def _show_end_if_over(self, game: int) -> None:
-        """The final state of a game whose last notes were lost, if it ended (from the store)."""
+        """The final state of a game whose last notes were lost, if it ended, or the summary of a table closed
+        without a game (from the store)."""
         with contextlib.suppress(NotFound, StoreError):
             info = await self.hub.db(self.hub.repo.get_game, game)
-            if info.status in ("finished", "aborted"):
+            if info.status == "finished":
                 await self._show_end(info)
+            elif info.status == "aborted":
+                self.hub.broadcast_table(info)
 
     async def _reindex(self) -> None:
         with contextlib.suppress(Exception):
@@ -514,6 +525,7 @@ class Cluster:
             if before is not None:
                 match.describe_last(before, *moves[-1])
             self._published.pop(game, None)
+            self._gap.pop(game, None)  # (what its sockets elsewhere missed: the view says; events are new)
             log.info(
                 "game %s claimed by node %s at ply %d", game, self.node, info.ply, extra={"game_id": game}
             )
@@ -719,7 +731,7 @@ class Cluster:
         }
         if to is not None:
             note["to"] = to
-        self._outbox.put_nowait(("fenced", game, room_channel(game), dumps(note)))
+        self._outbox.put_nowait(("fenced", game, room_channel(game), dumps(note), after, to is None))
 
     def publish_room(self, game: int, note: dict[str, Any]) -> None:
         """A note for the other nodes' sockets of a game: {"t": "all", "msg": …} goes to every socket,
@@ -752,12 +764,18 @@ class Cluster:
         pipe = self.redis.pipeline(transaction=False)
         fenced: list[int | None] = []
         announced: dict[int, bool] = {}  # game -> whether its presence hash holds this node's sockets now
+        mended: list[int] = []  # games whose gap the state notes of this batch close
         for item in batch:
             if item[0] == "fenced":
-                _, game, channel, payload = item
+                _, game, channel, payload, after, to_all = item
                 token = self.leases.token(game)
                 if token is None:
                     continue
+                gap = self._gap.get(game)
+                if gap is not None and after > gap:
+                    continue  # its events would follow a lost state's: the resync's state sends them all
+                if gap is not None and to_all:
+                    mended.append(game)
                 pipe.eval(PUBLISH_SCRIPT, 1, lease_key(game), f"{self.node}|{token}", channel, payload)
                 fenced.append(game)
             elif item[0] == "plain":
@@ -786,11 +804,14 @@ class Cluster:
             self._unpublished = True
             for item in batch:
                 if item[0] == "fenced":  # the next state published carries the events of this one too
-                    game, after = item[1], loads(item[3])["after"]
+                    game, after = item[1], item[4]
                     self._published[game] = min(self._published.get(game, after), after)
+                    self._gap[game] = min(self._gap.get(game, after), after)
                 if item[0] in ("fenced", "plain"):
                     self._lost.add(item[1])
             return
+        for game in mended:
+            self._gap.pop(game, None)
         for game, holds in announced.items():
             if holds:
                 self._announced.add(game)
@@ -938,9 +959,12 @@ class Cluster:
 
     def _refusal(self, op: str, code: str, message: str) -> MoveRefused:
         """A request this node refuses itself (an owner counts the refusals it makes): a move's is counted."""
+        self._count_refusal(op, code)
+        return MoveRefused(code, message)
+
+    def _count_refusal(self, op: str, code: str) -> None:
         if op == "move":
             self.hub.metrics.refused.labels(code).inc()
-        return MoveRefused(code, message)
 
     async def _route(self, game: int, op: str, fields: dict[str, Any]) -> Any:
         end = time.monotonic() + self.route_wait
@@ -972,8 +996,11 @@ class Cluster:
                 info = await self.hub.db(self.hub.repo.get_game, game)
                 if info.status != "live":
                     code = "game_over" if info.status in ("finished", "aborted") else "not_live"
+                    self._count_refusal(op, code)
                     raise ApiError(409, code, f"game {game} is {info.status}")
-                self.hub.check_playable(game)  # an orphan this node could not rebuild
+                if game in self.hub.unplayable:  # an orphan this node could not rebuild
+                    self._count_refusal(op, "game_unavailable")
+                    self.hub.check_playable(game)
                 self._scan_now.set()  # an orphan: claim it (here or elsewhere) without waiting
             if time.monotonic() > end:
                 raise self._refusal(
