@@ -392,6 +392,34 @@ def test_a_shutdown_waits_at_most_stop_wait_for_a_store_that_does_not_answer(
         shutdown.join(30.0)
 
 
+def test_a_node_whose_games_stopped_late_gives_its_store_no_more_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cluster node hands its games over first; when the store did not answer their stops within
+    STOP_WAIT, the store is not given a second more, as in a single process (it is stopped at once)."""
+    monkeypatch.setattr(match_module, "STOP_WAIT", 0.1)
+    client = TestClient(create_app(server_settings(tmp_path)))
+    client.__enter__()
+    hub = client.app.state.hub
+
+    class LateNode:  # what `Hub.close` uses of a cluster node whose games' stops waited out STOP_WAIT
+        async def stop(self) -> bool:
+            await asyncio.sleep(0.2)
+            return False
+
+    hub.cluster = LateNode()
+    given: list[float] = []
+    close = hub.store.close
+
+    async def timed_close(timeout: float) -> None:
+        given.append(timeout)
+        await close(timeout)
+
+    hub.store.close = timed_close
+    client.__exit__(None, None, None)
+    assert given == [0.0]
+
+
 @pytest.mark.parametrize("store_process", [True, False], ids=["store process", "store threads"])
 def test_a_shutdown_runs_every_write_the_store_took(tmp_path: Path, store_process: bool) -> None:
     """A store that answers runs every write it took before the shutdown stops it."""

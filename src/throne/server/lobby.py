@@ -375,11 +375,12 @@ class Hub:
         from throne.server.match import STOP_WAIT  # as it is now (tests shorten it)
 
         until = time.monotonic() + STOP_WAIT
+        answered = True
         if self.cluster is not None:  # hands this node's games over before the sockets close
-            await self.cluster.stop()
+            answered = await self.cluster.stop()
         for task in list(self._background):
             task.cancel()
-        answered = await Match.stop_all(list(self.matches.values()))
+        answered = await Match.stop_all(list(self.matches.values())) and answered
         self.matches.clear()
         await self.commits.close()
         for conns in self.rooms.values():

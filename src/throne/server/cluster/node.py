@@ -181,11 +181,12 @@ class Cluster:
             if mine:
                 self._outbox.put_nowait(("presence", int(_text(key).rsplit(":", 1)[1]), None))
 
-    async def stop(self) -> None:
+    async def stop(self) -> bool:
         """Graceful shutdown: every game this node owns is stopped (clocks stored) and handed over — its
-        lease released at once and the other nodes told to claim it — instead of waiting out the lease."""
+        lease released at once and the other nodes told to claim it — instead of waiting out the lease.
+        Whether the store answered every game's stop in time."""
         self.stopping = True
-        await Match.stop_all(list(self.hub.matches.values()))
+        answered = await Match.stop_all(list(self.hub.matches.values()))
         for match in list(self.hub.matches.values()):
             match.refuse_pending("owner_moved", "the game moved to another server; send it again")
         self.hub.matches.clear()
@@ -211,6 +212,7 @@ class Cluster:
         for closing in (self._pubsub.aclose(), self.redis.aclose()):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.wait_for(closing, 2.0)
+        return answered
 
     async def ready(self) -> str | None:
         """None when Redis answers and the leases were kept up within a lease time; else why not
