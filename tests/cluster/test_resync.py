@@ -372,67 +372,124 @@ def test_an_owner_whose_state_notes_were_lost_sends_them_again(client: TestClien
     assert events and events == match.events.since(before, before + 2, None)
 
 
+MARKER_GAME = 987_654  # a room nobody listens to: a note on it holds up the publisher while it is sent
+
+
+async def _until(check: Any, what: str, deadline_s: float = 10.0) -> None:
+    end = time.monotonic() + deadline_s
+    while not check():
+        assert time.monotonic() < end, f"timed out waiting for {what}"
+        await asyncio.sleep(0.01)
+
+
+async def _owner_with_remote_seat(hub: Any, redis_url: str, game_id: int, seat_row: int) -> Cluster:
+    """Node n1, owner of `game_id`, which knows that node n2 (alive) has a socket of seat row `seat_row`."""
+    cluster = Cluster(hub, redis_url, lease_ttl=0.6, node="n1")
+    await cluster.start()
+    assert await cluster.leases.claim(game_id) is not None
+    raw = aioredis.from_url(redis_url)
+    await raw.zadd(NODES, {"n2": int(time.time() * 1000) + 600_000})  # n2 beats for ten minutes
+    await raw.aclose()
+    await cluster._heartbeat()
+    cluster._room(game_id, {"t": "presence", "from": "n2", "p": {"o": [seat_row], "s": [1], "n": 0}})
+    await asyncio.sleep(0.3)  # (the state sent for the news of n2's socket)
+    return cluster
+
+
+def _gated_batches(cluster: Cluster) -> dict[str, Any]:
+    """The first batch with a fenced publish (EVAL) waits for `fail` and then fails (a Redis timeout); a
+    batch with a note on MARKER_GAME's room waits for `go` (a slow Redis) and then goes through."""
+    real = cluster.redis.pipeline
+    ctl: dict[str, Any] = {"fail": asyncio.Event(), "go": asyncio.Event(), "failed": 0, "held": 0}
+
+    def pipeline(*args: Any, **kwargs: Any) -> Any:
+        pipe = real(*args, **kwargs)
+        execute = pipe.execute
+
+        async def gated(*a: Any, **k: Any) -> Any:
+            stack = str(pipe.command_stack)
+            if "EVAL" in stack and not ctl["failed"]:
+                ctl["failed"] += 1
+                await ctl["fail"].wait()
+                raise redis.exceptions.TimeoutError("Timeout reading from socket")
+            if room_channel(MARKER_GAME) in stack and not ctl["go"].is_set():
+                ctl["held"] += 1
+                await ctl["go"].wait()
+            return await execute(*a, **k)
+
+        pipe.execute = gated
+        return pipe
+
+    cluster.redis.pipeline = pipeline  # type: ignore[method-assign]
+    return ctl
+
+
+async def _collect(pubsub: Any, notes: list[dict[str, Any]], seconds: float, enough: Any = None) -> None:
+    """Adds to `notes` what the room's channel says for `seconds`, or until `enough(notes)`."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end and not (enough and enough(notes)):
+        message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=0.2)
+        if message is not None:
+            notes.append(orjson.loads(message["data"]))
+
+
+def _shown_on_n2(
+    client: TestClient, game_id: int, seat1_row: int, before: int, notes: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """What n2's seat-1 socket, which saw the state at `before`, is shown of the notes that got through
+    (n2 does not run the game: its owner's states are all it has)."""
+    hub = client.app.state.hub
+    receiver = Cluster(hub, "redis://127.0.0.1:9", node="n2")  # never connects
+    socket = RoomSocket(occupant=seat1_row, seat=1, events_ply=before, game_id=game_id)
+    owner = hub.matches.pop(game_id, None)
+    hub.rooms[game_id] = {socket}  # type: ignore[assignment]
+    try:
+
+        async def deliver() -> None:
+            for note in notes:
+                if note.get("to", "n2") == "n2":
+                    receiver._room(game_id, note)
+            await receiver.redis.aclose()
+
+        client.portal.call(deliver)
+    finally:
+        hub.rooms.pop(game_id, None)
+        if owner is not None:
+            hub.matches[game_id] = owner
+    return [json.loads(t) for t in socket.sent]
+
+
+def _seat_rows(client: TestClient) -> tuple[int, int, int]:
+    """A live two-player Leaders game: its id, its ply, the seat row of its seat 1."""
+    game_id, _ = two_player_leaders(client)
+    match = client.app.state.hub.matches[game_id]
+    return game_id, match.ply, next(s.id for s in match.info.seats if s.seat == 1)
+
+
 def test_the_events_of_a_lost_state_reach_the_other_nodes_sockets(client: TestClient, redis_url: str) -> None:
     """The owner's state note of move 1 is in a batch that fails (Redis times out) while the note of move 2
     waits to be sent. That note is held back (its events would follow a lost state's), and the state sent
     next carries the events of both moves: a socket of n2 that saw the state before move 1 is shown both
     (before: move 2's note went first, and n2's socket, then at move 2, left out move 1's events for good)."""
     hub = client.app.state.hub
-    game_id, _ = two_player_leaders(client)
+    game_id, before, seat1_row = _seat_rows(client)
     match = hub.matches[game_id]
-    before = match.ply
-    seat1_row = next(s.id for s in match.info.seats if s.seat == 1)
 
     async def scenario() -> list[dict[str, Any]]:
         listener = aioredis.from_url(redis_url)
         pubsub = listener.pubsub()
         await pubsub.subscribe(room_channel(game_id))
-        cluster = Cluster(hub, redis_url, lease_ttl=0.6, node="n1")
-        await cluster.start()
-        assert await cluster.leases.claim(game_id) is not None
-        await listener.zadd(NODES, {"n2": int(time.time() * 1000) + 60_000})
-        await cluster._heartbeat()
-        cluster._room(game_id, {"t": "presence", "from": "n2", "p": {"o": [seat1_row], "s": [1], "n": 0}})
-        await asyncio.sleep(0.3)  # (the state sent for the news of n2's socket)
-        # the next batch with a fenced publish hangs until released, then fails (a Redis timeout)
-        gate = asyncio.Event()
-        failures: list[int] = []
-        real = cluster.redis.pipeline
-
-        def pipeline(*args: Any, **kwargs: Any) -> Any:
-            pipe = real(*args, **kwargs)
-            execute = pipe.execute
-
-            async def flaky(*a: Any, **k: Any) -> Any:
-                if "EVAL" in str(pipe.command_stack) and not failures:
-                    failures.append(1)
-                    await gate.wait()
-                    raise redis.exceptions.TimeoutError("Timeout reading from socket")
-                return await execute(*a, **k)
-
-            pipe.execute = flaky
-            return pipe
-
-        cluster.redis.pipeline = pipeline  # type: ignore[method-assign]
+        cluster = await _owner_with_remote_seat(hub, redis_url, game_id, seat1_row)
+        ctl = _gated_batches(cluster)
         hub.cluster = cluster
         notes: list[dict[str, Any]] = []
         try:
             await match.submit(match.state.to_play, _eventful(match.state.legal_moves()), match.ply)
-            deadline = time.monotonic() + 10
-            while not failures:  # move 1's batch is on its way
-                assert time.monotonic() < deadline
-                await asyncio.sleep(0.01)
+            await _until(lambda: ctl["failed"], "move 1's batch on its way")
             await match.submit(match.state.to_play, _eventful(match.state.legal_moves()), match.ply)
             await asyncio.sleep(0.05)
-            gate.set()  # move 1's batch fails; move 2's goes next, then the resync round
-            end = time.monotonic() + 5.0
-            while time.monotonic() < end:
-                message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=0.2)
-                if message is not None:
-                    notes.append(orjson.loads(message["data"]))
-                states = [n for n in notes if n.get("t") == "state" and "to" not in n]
-                if len(states) >= 2:
-                    break
+            ctl["fail"].set()  # move 1's batch fails; move 2's goes next, then the resync round
+            await _collect(pubsub, notes, 5.0, lambda ns: len([n for n in ns if n.get("t") == "state"]) >= 2)
         finally:
             hub.cluster = None
             await cluster.stop()
@@ -445,25 +502,90 @@ def test_the_events_of_a_lost_state_reach_the_other_nodes_sockets(client: TestCl
     assert states, notes
     expected = [e["ply"] for e in match.events.since(before, before + 2, 1)]
     assert before + 1 in expected  # (move 1 has events for seat 1)
-    # n2's side: a socket of seat 1 that saw the state at `before`, sent the notes that got through
-    receiver = Cluster(hub, "redis://127.0.0.1:9", node="n2")  # never connects
-    socket = RoomSocket(occupant=seat1_row, seat=1, events_ply=before, game_id=game_id)
-    owner = hub.matches.pop(game_id, None)  # n2 does not run the game (the owner stopped with its node)
-    hub.rooms[game_id] = {socket}  # type: ignore[assignment]
-    try:
-
-        async def deliver() -> None:
-            for note in states:
-                receiver._room(game_id, note)
-            await receiver.redis.aclose()
-
-        client.portal.call(deliver)
-    finally:
-        hub.rooms.pop(game_id, None)
-        if owner is not None:
-            hub.matches[game_id] = owner
-    got = [e["ply"] for m in map(json.loads, socket.sent) if m.get("type") == "state" for e in m["events"]]
+    shown = _shown_on_n2(client, game_id, seat1_row, before, states)
+    got = [e["ply"] for m in shown if m.get("type") == "state" for e in m["events"]]
     assert sorted(set(got)) == sorted(set(expected)), (
         f"n2's socket got the events of plies {got}, expected {expected} (notes: "
         f"{[(n['ply'], n['after']) for n in states]})"
     )
+
+
+async def _an_action_queued_with_the_mending_state(
+    hub: Any, redis_url: str, game_id: int, seat1_row: int, action: Any
+) -> list[dict[str, Any]]:
+    """Move 1's batch fails; the batch after it is slow; the resync round queues the state that mends the
+    gap while that batch is on its way, and `action` (a move, a resignation) is made meanwhile, so that its
+    note goes in the same batch as the mending one. Returns the notes of the game's room that got through."""
+    match = hub.matches[game_id]
+    before = match.ply
+    listener = aioredis.from_url(redis_url)
+    pubsub = listener.pubsub()
+    await pubsub.subscribe(room_channel(game_id))
+    cluster = await _owner_with_remote_seat(hub, redis_url, game_id, seat1_row)
+    ctl = _gated_batches(cluster)
+    hub.cluster = cluster
+    notes: list[dict[str, Any]] = []
+    try:
+        await match.submit(match.state.to_play, _eventful(match.state.legal_moves()), match.ply)
+        await _until(lambda: ctl["failed"], "move 1's batch on its way")
+        cluster.publish_room(MARKER_GAME, {"t": "marker"})  # the batch after it: a slow one
+        ctl["fail"].set()  # move 1's batch fails
+        await _until(lambda: ctl["held"], "the slow batch on its way")
+        await _until(lambda: game_id not in cluster._lost, "the resync round")
+        await _until(lambda: cluster._published.get(game_id) == before + 1, "the mending state queued")
+        done = asyncio.ensure_future(action(match))
+        await asyncio.sleep(0.3)
+        ctl["go"].set()  # Redis answers again: everything goes through from now on
+        await asyncio.wait_for(done, 10)
+        await _collect(pubsub, notes, 4.0)
+    finally:
+        hub.cluster = None
+        await cluster.stop()
+        await pubsub.aclose()
+        await listener.aclose()
+    return notes
+
+
+async def _move(match: Any) -> None:
+    await match.submit(match.state.to_play, _eventful(match.state.legal_moves()), match.ply)
+
+
+async def _resign(match: Any) -> None:
+    """Seat 0 resigns; returns once the end is stored and the lease given up (the game is forgotten)."""
+    await match.control(0, "resign")
+    end = time.monotonic() + 10
+    while match.game_id in match.hub.matches:
+        assert time.monotonic() < end
+        await asyncio.sleep(0.05)
+
+
+MADE_WITH_THE_MENDING_STATE = [
+    # (what is made while the mending state waits in the outbox, whether it ends the game)
+    ("a move", _move, False),
+    ("a resignation", _resign, True),
+]
+
+
+@pytest.mark.parametrize(
+    ("case", "action", "ends"),
+    MADE_WITH_THE_MENDING_STATE,
+    ids=[case for case, *_ in MADE_WITH_THE_MENDING_STATE],
+)
+def test_a_state_queued_with_the_mending_state_is_sent(
+    client: TestClient, redis_url: str, case: str, action: Any, ends: bool
+) -> None:
+    """A note queued after the state that mends a gap, in the same batch, follows it: it is not held back
+    as if the gap were still open (before, it was dropped, and as the gap closed with that batch, n2's seat
+    was left at move 1's state for good: told nothing of a move, or of the game's end, its clock running)."""
+    hub = client.app.state.hub
+    game_id, before, seat1_row = _seat_rows(client)
+    match = hub.matches[game_id]
+    notes = client.portal.call(
+        _an_action_queued_with_the_mending_state, hub, redis_url, game_id, seat1_row, action
+    )
+    assert match.over == ends
+    shown = [m for m in _shown_on_n2(client, game_id, seat1_row, before, notes) if m["type"] == "state"]
+    assert shown, notes
+    assert match.ply == before + (1 if ends else 2)
+    assert shown[-1]["ply"] == match.ply, (case, [m["ply"] for m in shown])
+    assert shown[-1]["status"] == ("finished" if ends else "live"), (case, [m["status"] for m in shown])

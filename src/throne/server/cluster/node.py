@@ -766,18 +766,18 @@ class Cluster:
         pipe = self.redis.pipeline(transaction=False)
         fenced: list[int | None] = []
         announced: dict[int, bool] = {}  # game -> whether its presence hash holds this node's sockets now
-        mended: list[int] = []  # games whose gap the state notes of this batch close
+        mended: set[int] = set()  # games whose gap a state note of this batch closes (later ones follow it)
         for item in batch:
             if item[0] == "fenced":
                 _, game, channel, payload, after, to_all = item
                 token = self.leases.token(game)
                 if token is None:
                     continue
-                gap = self._gap.get(game)
+                gap = None if game in mended else self._gap.get(game)
                 if gap is not None and after > gap:
                     continue  # its events would follow a lost state's: the resync's state sends them all
                 if gap is not None and to_all:
-                    mended.append(game)
+                    mended.add(game)
                 pipe.eval(PUBLISH_SCRIPT, 1, lease_key(game), f"{self.node}|{token}", channel, payload)
                 fenced.append(game)
             elif item[0] == "plain":
