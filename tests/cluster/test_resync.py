@@ -6,7 +6,10 @@ note queued meanwhile is held back, so no socket skips a lost move's events); an
 at an open table (or one closed meanwhile) reads it again: a seat that left through another node watches
 from then on, and the sockets get the `table` summary, unless what was read is out of date by then (a seat
 taken or the table started meanwhile). Before, such a table or game was told nothing until its next change:
-a seat that left stayed seated elsewhere, and a state lost on its way left the seat to play waiting."""
+a seat that left stayed seated elsewhere, and a state lost on its way left the seat to play waiting. Also
+here: a game that ends while its states are lost gives up its lease only after they are sent again; a
+state the owner answered a socket with directly is not followed by older notes still on their way; an
+owner whose pub/sub connection failed reads its games' presence again."""
 
 from __future__ import annotations
 
@@ -280,10 +283,32 @@ def _flaky_listening(cluster: Cluster) -> list[int]:
     return failures
 
 
+def _dropped_listening(cluster: Cluster) -> list[int]:
+    """Has Redis close the node's pub/sub connection once it listens (CLIENT KILL): the client library
+    must not reconnect without a word, or the notes of meanwhile would be missed unnoticed."""
+    failures: list[int] = []
+
+    async def drop() -> None:
+        while cluster._pubsub.connection is None or not cluster._pubsub.subscribed:
+            await asyncio.sleep(0.01)
+        host, port = cluster._pubsub.connection._writer.get_extra_info("sockname")[:2]
+        await cluster.redis.client_kill(f"{host}:{port}")
+        failures.append(1)
+
+    task = asyncio.ensure_future(drop())
+    _DROPPING.add(task)  # (held until it ran)
+    task.add_done_callback(_DROPPING.discard)
+    return failures
+
+
+_DROPPING: set[asyncio.Future[None]] = set()
+
+
 LOSSES = [
     # (what failed, how the test makes it fail)
     ("a batch of this node's notes", _flaky_batches),
     ("this node's pub/sub connection", _flaky_listening),
+    ("this node's pub/sub connection, closed by Redis", _dropped_listening),
 ]
 
 
@@ -589,3 +614,248 @@ def test_a_state_queued_with_the_mending_state_is_sent(
     assert match.ply == before + (1 if ends else 2)
     assert shown[-1]["ply"] == match.ply, (case, [m["ply"] for m in shown])
     assert shown[-1]["status"] == ("finished" if ends else "live"), (case, [m["status"] for m in shown])
+
+
+def test_a_live_tables_summary_lost_in_a_failed_batch_is_sent_again(
+    client: TestClient,
+    redis_url: str,
+) -> None:
+    """Seat 0's player connects through node n3; the owner (n1) answers with the live table's summary
+    (seat 0 connected, no take-over countdown), which it alone sends for a live game. That note is in a
+    batch that fails: the resync round sends the summary again with the state (before, only the state:
+    n2's sockets kept showing seat 0 away, its countdown running, until someone else came or went)."""
+    hub = client.app.state.hub
+    game_id, _before, seat1_row = _seat_rows(client)
+    match = hub.matches[game_id]
+    seat0_row = next(s.id for s in match.info.seats if s.seat == 0)
+
+    async def scenario() -> list[dict[str, Any]]:
+        listener = aioredis.from_url(redis_url)
+        pubsub = listener.pubsub()
+        await pubsub.subscribe(room_channel(game_id))
+        cluster = await _owner_with_remote_seat(hub, redis_url, game_id, seat1_row)
+        await listener.zadd(NODES, {"n3": int(time.time() * 1000) + 600_000})  # n3 beats too
+        await cluster._heartbeat()
+        hub.cluster = cluster
+        notes: list[dict[str, Any]] = []
+        try:
+            failures = _flaky_batches(cluster, "PUBLISH", times=1)
+            cluster._room(game_id, {"t": "presence", "from": "n3", "p": {"o": [seat0_row], "s": [0], "n": 0}})
+            await _until(lambda: failures, "the batch with the table's summary failing")
+            await _collect(pubsub, notes, 3.0)
+        finally:
+            hub.cluster = None
+            await cluster.stop()
+            await pubsub.aclose()
+            await listener.aclose()
+        return notes
+
+    notes = client.portal.call(scenario)
+    assert any(n.get("t") == "resync" for n in notes), notes  # (the resync round did run)
+    tables = [n["msg"]["game"] for n in notes if n.get("t") == "all" and n["msg"].get("type") == "table"]
+    seat0 = [next(s for s in t["seats"] if s["seat"] == 0) for t in tables]
+    assert any(s.get("connected") for s in seat0), (
+        "n2's sockets were never sent the live table's summary with seat 0 connected "
+        f"(notes that got through: {[n.get('t') for n in notes]})"
+    )
+
+
+def _moved(note: dict[str, Any], before: int) -> bool:
+    return note.get("t") == "state" and note["ply"] > before
+
+
+def test_a_state_answered_directly_is_not_followed_by_older_states(
+    client: TestClient,
+    redis_url: str,
+) -> None:
+    """n1's batches are slow (Redis slow, or a big batch on its way): the state notes of moves 1 and 2 wait
+    in its outbox. Meanwhile a new socket of seat 1 on n2 says hello and asks n1 for the current state,
+    whose answer is published at once (not through the outbox): it shows move 2, with its events. The slow
+    notes that arrive then are not shown to that socket (before, it was shown move 1's older state, the
+    board going back a move, and then move 2's events a second time)."""
+    hub = client.app.state.hub
+    game_id, before, seat1_row = _seat_rows(client)
+    match = hub.matches[game_id]
+
+    async def scenario() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        listener = aioredis.from_url(redis_url)
+        pubsub = listener.pubsub()
+        await pubsub.subscribe(room_channel(game_id))
+        cluster = await _owner_with_remote_seat(hub, redis_url, game_id, seat1_row)
+        real = cluster.redis.pipeline
+        go = asyncio.Event()
+        held: list[int] = []
+
+        def pipeline(*args: Any, **kwargs: Any) -> Any:
+            pipe = real(*args, **kwargs)
+            execute = pipe.execute
+
+            async def slow(*a: Any, **k: Any) -> Any:
+                if room_channel(game_id) in str(pipe.command_stack) and not go.is_set():
+                    held.append(1)
+                    await go.wait()
+                return await execute(*a, **k)
+
+            pipe.execute = slow
+            return pipe
+
+        cluster.redis.pipeline = pipeline  # type: ignore[method-assign]
+        hub.cluster = cluster
+        notes: list[dict[str, Any]] = []
+        try:
+            for _ in range(2):
+                await match.submit(match.state.to_play, _eventful(match.state.legal_moves()), match.ply)
+            await _until(lambda: held, "move 1's batch on its way")
+            # n2's `route(game, "state", seat=1)` reaches n1, which answers (`_answer`) at once
+            reply = await cluster._local(game_id, "state", {"seat": 1, "listener": "n2"})
+            go.set()
+            await _collect(pubsub, notes, 3.0, lambda ns: len([n for n in ns if _moved(n, before)]) >= 2)
+        finally:
+            hub.cluster = None
+            await cluster.stop()
+            await pubsub.aclose()
+            await listener.aclose()
+        return reply, notes
+
+    reply, notes = client.portal.call(scenario)
+    assert reply["ply"] == before + 2
+    states = [n for n in notes if _moved(n, before) and n.get("to", "n2") == "n2"]
+    assert [n["ply"] for n in states] == [before + 1, before + 2], notes
+
+    # On n2 (which does not run the game): the new socket is greeted with the reply, then the notes arrive.
+    receiver = Cluster(hub, "redis://127.0.0.1:9", node="n2")  # never connects
+    socket = RoomSocket(occupant=seat1_row, seat=1, game_id=game_id)
+    owner = hub.matches.pop(game_id, None)  # (the owner's stop forgot it already)
+    hub.rooms[game_id] = {socket}  # type: ignore[assignment]
+
+    async def on_n2() -> None:
+        async def route(*_a: Any, **_k: Any) -> Any:
+            return reply
+
+        async def watch(_game: int) -> None:
+            return None
+
+        receiver.route = route  # type: ignore[method-assign]
+        receiver.watch = watch  # type: ignore[method-assign]
+        greeted = await receiver.current_state(game_id, 1, socket)  # type: ignore[arg-type]
+        assert greeted is not None
+        socket.send(greeted)
+        for note in states:
+            receiver._room(game_id, note)
+        await receiver.redis.aclose()
+
+    try:
+        client.portal.call(on_n2)
+    finally:
+        hub.rooms.pop(game_id, None)
+        if owner is not None:
+            hub.matches[game_id] = owner
+    shown = [m for m in map(json.loads, socket.sent) if m["type"] == "state"]
+    plies = [m["ply"] for m in shown]
+    assert plies == sorted(plies), (
+        f"n2's socket was shown the states of plies {plies}: an older after a newer"
+    )
+    events = [(e["ply"], json.dumps(e, sort_keys=True)) for m in shown for e in m["events"]]
+    assert len(events) == len(set(events)), f"n2's socket was shown events twice: {[p for p, _ in events]}"
+
+
+def test_the_events_of_a_lost_state_reach_the_other_nodes_when_the_game_ends_meanwhile(
+    client: TestClient,
+    redis_url: str,
+) -> None:
+    """Move 1's state note is in a batch that fails; seat 0 resigns while that batch is on its way. The
+    resignation's note is held back (its events follow the lost state's), and the lease is given up only
+    after the resync round has sent the final state with the events of both (before, the game was
+    forgotten at once and the end shown from the store without events: n2's socket, which saw the state
+    before move 1, never saw move 1's events)."""
+    hub = client.app.state.hub
+    game_id, before, seat1_row = _seat_rows(client)
+    match = hub.matches[game_id]
+
+    async def scenario() -> list[dict[str, Any]]:
+        listener = aioredis.from_url(redis_url)
+        pubsub = listener.pubsub()
+        await pubsub.subscribe(room_channel(game_id))
+        cluster = await _owner_with_remote_seat(hub, redis_url, game_id, seat1_row)
+        ctl = _gated_batches(cluster)
+        hub.cluster = cluster
+        notes: list[dict[str, Any]] = []
+        try:
+            await match.submit(match.state.to_play, _eventful(match.state.legal_moves()), match.ply)
+            await _until(lambda: ctl["failed"], "move 1's batch on its way")
+            resign = asyncio.ensure_future(match.control(0, "resign"))
+            await asyncio.sleep(0.3)  # its state note and the lease's release queue behind move 1's batch
+            ctl["fail"].set()
+            await asyncio.wait_for(resign, 10)
+            await _until(lambda: game_id not in hub.matches, "the game forgotten")
+            await _collect(pubsub, notes, 3.0)
+        finally:
+            hub.cluster = None
+            await cluster.stop()
+            await pubsub.aclose()
+            await listener.aclose()
+        return notes
+
+    notes = client.portal.call(scenario)
+    assert match.over and match.ply == before + 1
+    expected = {e["ply"] for e in match.events.since(before, before + 1, 1)}
+    assert before + 1 in expected  # (move 1 has events for seat 1)
+
+    receiver = Cluster(hub, "redis://127.0.0.1:9", node="n2")  # never connects
+    socket = RoomSocket(occupant=seat1_row, seat=1, events_ply=before, game_id=game_id)
+    hub.rooms[game_id] = {socket}  # type: ignore[assignment]
+
+    async def deliver() -> None:
+        for note in notes:
+            if note.get("to", "n2") == "n2":
+                receiver._room(game_id, note)
+        await receiver.redis.aclose()
+
+    try:
+        client.portal.call(deliver)
+    finally:
+        hub.rooms.pop(game_id, None)
+    shown = [m for m in map(json.loads, socket.sent) if m["type"] == "state"]
+    assert shown and shown[-1]["status"] == "finished", [n.get("t") for n in notes]  # (the end is shown)
+    got = {e["ply"] for m in shown for e in m["events"]}
+    assert expected <= got, (
+        f"n2's socket was shown the end but never the events of ply {sorted(expected - got)} "
+        f"(plies of its states: {[m['ply'] for m in shown]})"
+    )
+
+
+def test_an_owner_that_missed_a_presence_note_reads_the_presence_again(
+    client: TestClient,
+    redis_url: str,
+) -> None:
+    """Bob's socket (seat 1) on n2 closes while the owner's (n1's) pub/sub connection is down: n2 withdraws
+    it from the game's presence hash and publishes the note, which n1 misses. n1 reads the presence of its
+    games again once it listens again (before, it counted Bob connected for good: his abandon clock never
+    started, and no bot took his seat over)."""
+    hub = client.app.state.hub
+    game_id, _before, seat1_row = _seat_rows(client)
+    match = hub.matches[game_id]
+
+    async def scenario() -> set[int]:
+        raw = aioredis.from_url(redis_url)
+        cluster = await _owner_with_remote_seat(hub, redis_url, game_id, seat1_row)
+        hub.cluster = cluster
+        try:
+            assert 1 in hub.present_seats(game_id)
+            # n2: Bob's socket closed, its presence entry withdrawn (the hash of every node's sockets)
+            await raw.hdel(f"throne:p:{game_id}", "n2")
+            # ... and its note published while n1's pub/sub connection was down: n1 never receives it
+            failed = _flaky_listening(cluster)
+            await _until(lambda: failed, "n1's pub/sub connection failing")
+            await asyncio.sleep(2.0)  # the rounds in which n1 resyncs every game (lease time 0.6 s)
+            return hub.present_seats(game_id)
+        finally:
+            hub.cluster = None
+            await cluster.stop()
+            await raw.aclose()
+
+    present = client.portal.call(scenario)
+    assert 1 not in present, (
+        f"after its pub/sub outage the owner still counts seat 1 connected through n2 (present: {present}); "
+        f"seat 1's abandon clock: {match.away_since.get(1)}"
+    )

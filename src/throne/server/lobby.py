@@ -1041,7 +1041,7 @@ class Hub:
     async def match_finished(self, match: Match) -> None:
         self.matches.pop(match.game_id, None)
         if self.cluster is not None:
-            await self.cluster.finished(match.game_id)
+            await self.cluster.finished(match)
         # what the match committed last: its finished status and result, its seats, its last ply, its clock
         # stopped at the end (`info.clock` is the one read when the match started)
         clock = match.clock.snapshot(self.now_ms()) if match.clock.timed else match.info.clock

@@ -31,6 +31,8 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 from redis.exceptions import LockError, RedisError
 
 from throne.server.chat import readable
@@ -121,9 +123,13 @@ class Cluster:
         self.hub = hub
         self.node = node or f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
         # Every command fails after `timeout` seconds (RedisError): a Redis that stops answering holds up
-        # a request that long at most (pub/sub reads keep their own, shorter wait).
+        # a request that long at most (pub/sub reads keep their own, shorter wait). Nothing is retried by
+        # the client library: a pub/sub connection it made again without a word would hide the notes
+        # missed meanwhile (`_listen` resyncs after a failure it sees).
         self.timeout = timeout
-        self.redis = aioredis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout)
+        self.redis = aioredis.from_url(
+            url, socket_timeout=timeout, socket_connect_timeout=timeout, retry=Retry(NoBackoff(), 0)
+        )
         self.leases = Leases(self.redis, self.node, lease_ttl)
         self.ttl = lease_ttl
         self.route_wait = 2 * lease_ttl + 3.0  # how long a routed request looks for an owner
@@ -145,6 +151,9 @@ class Cluster:
         # are not sent until one that begins there got through (`_send`)
         self._gap: dict[int, int] = {}
         self._missed = False  # the pub/sub connection failed: notes of every game here may have been missed
+        self._ending: dict[int, Match] = {}  # games that ended here, until their lease is given up
+        # game -> the release of an ended game's lease, put off until its lost states are sent again
+        self._releases: dict[int, asyncio.Future[None]] = {}
         self._outbox: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
         self._scan_now = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
@@ -273,17 +282,27 @@ class Cluster:
         with contextlib.suppress(Exception):
             await self.leases.index([game])
 
-    async def finished(self, game: int) -> None:
+    async def finished(self, match: Match) -> None:
         """The game ended: its lease is given up and the game forgotten by the orphan index, once what was
         queued for the other nodes is published (its final state among it: a note published by the owner
-        passes only while the owner holds the lease)."""
+        passes only while the owner holds the lease). If states of it were lost, the release waits until
+        the resync has sent them again (`_publisher`): the match is kept until then."""
+        game = match.game_id
+        self._ending[game] = match
         released: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._outbox.put_nowait(("release", game, released))
         with contextlib.suppress(Exception):  # (a lease not given up runs out by itself)
             await asyncio.wait_for(asyncio.shield(released), self.ttl)
+        await self._unwatch_if_idle(game)
+
+    def _forget(self, game: int) -> None:
+        """What this node kept of a game for publishing its states, once it no longer owns it."""
         self._published.pop(game, None)
         self._gap.pop(game, None)
-        await self._unwatch_if_idle(game)
+        self._ending.pop(game, None)
+        release = self._releases.pop(game, None)
+        if release is not None and not release.done():
+            release.set_result(None)
 
     async def _keeper(self) -> None:
         """Renews this node's leases (a third of the lease time apart), drops the games it lost, and claims
@@ -302,6 +321,7 @@ class Cluster:
                 if self._unpublished:  # presence notes were lost: this node's sockets are told again
                     self._unpublished, rejoin = False, max(rejoin, 1)
                 if self._missed:  # notes of meanwhile never reached this node
+                    await self._reload_presence()  # (if it fails, `_missed` stays: the next round again)
                     self._missed, rejoin, everything = False, REJOIN_ROUNDS, True
                 if await self._heartbeat() or failed:
                     # Redis was away, or lost its data (this node's heartbeat entry was gone: a restart
@@ -412,12 +432,17 @@ class Cluster:
         if everything:
             games |= {game for game, conns in self.hub.rooms.items() if conns}
         for game in games:
-            match = self.hub.matches.get(game)
+            match = self.hub.matches.get(game) or self._ending.get(game)
             if game in lost and match is not None and self.holds(game):
                 self.publish_state(match, {})  # (the events since the last state that got through)
+                if not match.over:  # the live table's summary (who is connected) may have been lost too
+                    self.hub.broadcast_table(match.info)
             elif game in lost:
                 self._gap.pop(game, None)
                 self._spawn(self._show_end_if_over(game))
+            release = self._releases.pop(game, None)
+            if release is not None:  # an ended game: its lease is given up after the state just queued
+                self._outbox.put_nowait(("release", game, release))
             self._spawn(self._refresh_table(game, started_too=reread))
             seen = [c.events_ply for c in self.hub.rooms.get(game, ()) if c.events_ply is not None]
             self.publish_room(game, {"t": "resync", "since": min(seen) if seen else None})
@@ -526,8 +551,7 @@ class Cluster:
                 return
             if before is not None:
                 match.describe_last(before, *moves[-1])
-            self._published.pop(game, None)
-            self._gap.pop(game, None)  # (what its sockets elsewhere missed: the view says; events are new)
+            self._forget(game)  # (what its sockets elsewhere missed: the view says; events are new)
             log.info(
                 "game %s claimed by node %s at ply %d", game, self.node, info.ply, extra={"game_id": game}
             )
@@ -567,6 +591,7 @@ class Cluster:
         """This node lost the lease of `game` (it expired): it stops acting for it at once."""
         match = self.hub.matches.pop(game, None)
         self.leases.held.pop(game, None)
+        self._forget(game)
         if match is None:
             return
         log.warning(
@@ -664,6 +689,39 @@ class Cluster:
                 nodes[node] = presence
         self._alive |= entries.keys()  # (nodes that joined since the last heartbeat round)
 
+    async def _reload_presence(self) -> None:
+        """Reads again the other nodes' sockets of every game this node watches: presence notes sent while
+        its pub/sub connection was down never came, and a socket that left would count as connected for
+        good (its seat never taken over). An entry a note changed during the read is newer, and kept."""
+        games = list(self._watched | self._remote.keys())
+        if not games:
+            return
+        before = {game: dict(self._remote.get(game, {})) for game in games}
+        pipe = self.redis.pipeline(transaction=False)
+        for game in games:
+            pipe.hgetall(presence_key(game))
+        hashes = await pipe.execute()
+        for game, entries in zip(games, hashes, strict=True):
+            read = _presences(entries)
+            read.pop(self.node, None)
+            self._alive |= read.keys()
+            nodes = self._remote.get(game)
+            if nodes is None:
+                continue  # no longer watched
+            changed = False
+            for node in before[game].keys() | read.keys():
+                if nodes.get(node) is not before[game].get(node):
+                    continue  # a note came during the read
+                if node not in read:
+                    del nodes[node]
+                elif nodes.get(node) != read[node]:
+                    nodes[node] = read[node]
+                else:
+                    continue
+                changed = True
+            if changed:
+                self._presence_changed(game, occupants_changed=True)
+
     def _catch_up(self, game: int, node: str, since: int | None = None) -> None:
         """Node `node` has new sockets of `game` (or missed notes of it: the events of the plies after
         `since`). If this node owns the game, it sends that node the current state: the note saying so can
@@ -698,6 +756,7 @@ class Cluster:
         states lost on their way), which a node's sockets that saw a later state leave out."""
         game = match.game_id
         if not self.remote_presence(game):
+            self._gap.pop(game, None)  # (nothing to hold back: the next node's sockets get the whole state)
             return  # no other node has a socket of this game
         hub = self.hub
         if since is None:
@@ -750,6 +809,9 @@ class Cluster:
                 batch.append(self._outbox.get_nowait())
             await self._send([item for item in batch if item[0] != "release"])
             for _, game, released in (item for item in batch if item[0] == "release"):
+                if game in self._gap and self.holds(game):  # its last states were lost: `_resync` first
+                    self._releases[game] = released
+                    continue
                 try:
                     await self.leases.release(game, done=True)
                 except Exception as exc:
@@ -758,6 +820,7 @@ class Cluster:
                 else:
                     if not released.done():
                         released.set_result(None)
+                self._forget(game)  # (a lease not given up runs out by itself)
 
     async def _send(self, batch: list[tuple[Any, ...]]) -> None:
         """Publishes `batch` (state notes fenced by their lease, room notes, presence) in one pipeline."""
@@ -889,6 +952,10 @@ class Cluster:
                 last = conn.events_ply  # (a takeback sends a lower ply: the notes of a game come in order)
                 if text is None:
                     continue
+                if conn.answered_ply is not None:  # the owner answered this socket directly (`current_state`)
+                    if ply < conn.answered_ply and note["after"] < ply:
+                        continue  # a state older than that answer, still on its way then (not a takeback)
+                    conn.answered_ply = None  # the notes caught up with the answer
                 after = ply - 1 if last is None else last
                 if after != note["after"]:  # a socket that saw another ply last: its events only
                     key = (conn.seat, last)
@@ -916,8 +983,11 @@ class Cluster:
                 self.conns_changed(game)
         elif kind == "resync":  # notes of this game between that node and the others may have been lost
             since = note.get("since")
-            if game in self.hub.matches:
+            match = self.hub.matches.get(game)
+            if match is not None:
                 self._catch_up(game, note["from"], since if type(since) is int else None)
+                if not match.over and self.holds(game):  # its `table` notes (who is connected) too
+                    self.hub.broadcast_table(match.info)
             self._spawn(self._refresh_table(game))
         elif kind == "chat":
             for conn in conns:
@@ -1127,7 +1197,7 @@ class Cluster:
             return message
         if conn.events_ply is not None and conn.events_ply >= message["ply"]:
             return None  # a newer state already reached the socket
-        conn.events_ply = message["ply"]
+        conn.events_ply = conn.answered_ply = message["ply"]
         return message
 
 
