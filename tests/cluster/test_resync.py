@@ -14,9 +14,10 @@ owner whose pub/sub connection failed reads its games' presence again."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +31,7 @@ from tests.cluster.nodes import RoomSocket
 from tests.server.helpers import as_guest, two_player_leaders
 from throne.server.app import create_app
 from throne.server.cluster.lease import Lease
-from throne.server.cluster.node import NODES, Cluster, room_channel
+from throne.server.cluster.node import NODES, Cluster, presence_key, room_channel
 from throne.server.config import Settings
 from throne.server.sessions import token_hash
 
@@ -421,6 +422,26 @@ async def _owner_with_remote_seat(hub: Any, redis_url: str, game_id: int, seat_r
     return cluster
 
 
+@contextlib.asynccontextmanager
+async def _owner_heard(
+    hub: Any, redis_url: str, game_id: int, seat_row: int
+) -> AsyncIterator[tuple[Cluster, Any]]:
+    """`_owner_with_remote_seat`, made the hub's cluster (its states are published), and a listener on the
+    game's room; both stopped at the end."""
+    listener = aioredis.from_url(redis_url)
+    pubsub = listener.pubsub()
+    await pubsub.subscribe(room_channel(game_id))
+    cluster = await _owner_with_remote_seat(hub, redis_url, game_id, seat_row)
+    hub.cluster = cluster
+    try:
+        yield cluster, pubsub
+    finally:
+        hub.cluster = None
+        await cluster.stop()
+        await pubsub.aclose()
+        await listener.aclose()
+
+
 def _gated_batches(cluster: Cluster) -> dict[str, Any]:
     """The first batch with a fenced publish (EVAL) waits for `fail` and then fails (a Redis timeout); a
     batch with a note on MARKER_GAME's room waits for `go` (a slow Redis) and then goes through."""
@@ -501,25 +522,15 @@ def test_the_events_of_a_lost_state_reach_the_other_nodes_sockets(client: TestCl
     match = hub.matches[game_id]
 
     async def scenario() -> list[dict[str, Any]]:
-        listener = aioredis.from_url(redis_url)
-        pubsub = listener.pubsub()
-        await pubsub.subscribe(room_channel(game_id))
-        cluster = await _owner_with_remote_seat(hub, redis_url, game_id, seat1_row)
-        ctl = _gated_batches(cluster)
-        hub.cluster = cluster
         notes: list[dict[str, Any]] = []
-        try:
+        async with _owner_heard(hub, redis_url, game_id, seat1_row) as (cluster, pubsub):
+            ctl = _gated_batches(cluster)
             await match.submit(match.state.to_play, _eventful(match.state.legal_moves()), match.ply)
             await _until(lambda: ctl["failed"], "move 1's batch on its way")
             await match.submit(match.state.to_play, _eventful(match.state.legal_moves()), match.ply)
             await asyncio.sleep(0.05)
             ctl["fail"].set()  # move 1's batch fails; move 2's goes next, then the resync round
             await _collect(pubsub, notes, 5.0, lambda ns: len([n for n in ns if n.get("t") == "state"]) >= 2)
-        finally:
-            hub.cluster = None
-            await cluster.stop()
-            await pubsub.aclose()
-            await listener.aclose()
         return notes
 
     notes = client.portal.call(scenario)
@@ -543,14 +554,9 @@ async def _an_action_queued_with_the_mending_state(
     note goes in the same batch as the mending one. Returns the notes of the game's room that got through."""
     match = hub.matches[game_id]
     before = match.ply
-    listener = aioredis.from_url(redis_url)
-    pubsub = listener.pubsub()
-    await pubsub.subscribe(room_channel(game_id))
-    cluster = await _owner_with_remote_seat(hub, redis_url, game_id, seat1_row)
-    ctl = _gated_batches(cluster)
-    hub.cluster = cluster
     notes: list[dict[str, Any]] = []
-    try:
+    async with _owner_heard(hub, redis_url, game_id, seat1_row) as (cluster, pubsub):
+        ctl = _gated_batches(cluster)
         await match.submit(match.state.to_play, _eventful(match.state.legal_moves()), match.ply)
         await _until(lambda: ctl["failed"], "move 1's batch on its way")
         cluster.publish_room(MARKER_GAME, {"t": "marker"})  # the batch after it: a slow one
@@ -563,11 +569,6 @@ async def _an_action_queued_with_the_mending_state(
         ctl["go"].set()  # Redis answers again: everything goes through from now on
         await asyncio.wait_for(done, 10)
         await _collect(pubsub, notes, 4.0)
-    finally:
-        hub.cluster = None
-        await cluster.stop()
-        await pubsub.aclose()
-        await listener.aclose()
     return notes
 
 
@@ -630,24 +631,14 @@ def test_a_live_tables_summary_lost_in_a_failed_batch_is_sent_again(
     seat0_row = next(s.id for s in match.info.seats if s.seat == 0)
 
     async def scenario() -> list[dict[str, Any]]:
-        listener = aioredis.from_url(redis_url)
-        pubsub = listener.pubsub()
-        await pubsub.subscribe(room_channel(game_id))
-        cluster = await _owner_with_remote_seat(hub, redis_url, game_id, seat1_row)
-        await listener.zadd(NODES, {"n3": int(time.time() * 1000) + 600_000})  # n3 beats too
-        await cluster._heartbeat()
-        hub.cluster = cluster
         notes: list[dict[str, Any]] = []
-        try:
+        async with _owner_heard(hub, redis_url, game_id, seat1_row) as (cluster, pubsub):
+            await cluster.redis.zadd(NODES, {"n3": int(time.time() * 1000) + 600_000})  # n3 beats too
+            await cluster._heartbeat()
             failures = _flaky_batches(cluster, "PUBLISH", times=1)
             cluster._room(game_id, {"t": "presence", "from": "n3", "p": {"o": [seat0_row], "s": [0], "n": 0}})
             await _until(lambda: failures, "the batch with the table's summary failing")
             await _collect(pubsub, notes, 3.0)
-        finally:
-            hub.cluster = None
-            await cluster.stop()
-            await pubsub.aclose()
-            await listener.aclose()
         return notes
 
     notes = client.portal.call(scenario)
@@ -678,31 +669,26 @@ def test_a_state_answered_directly_is_not_followed_by_older_states(
     match = hub.matches[game_id]
 
     async def scenario() -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        listener = aioredis.from_url(redis_url)
-        pubsub = listener.pubsub()
-        await pubsub.subscribe(room_channel(game_id))
-        cluster = await _owner_with_remote_seat(hub, redis_url, game_id, seat1_row)
-        real = cluster.redis.pipeline
-        go = asyncio.Event()
-        held: list[int] = []
-
-        def pipeline(*args: Any, **kwargs: Any) -> Any:
-            pipe = real(*args, **kwargs)
-            execute = pipe.execute
-
-            async def slow(*a: Any, **k: Any) -> Any:
-                if room_channel(game_id) in str(pipe.command_stack) and not go.is_set():
-                    held.append(1)
-                    await go.wait()
-                return await execute(*a, **k)
-
-            pipe.execute = slow
-            return pipe
-
-        cluster.redis.pipeline = pipeline  # type: ignore[method-assign]
-        hub.cluster = cluster
         notes: list[dict[str, Any]] = []
-        try:
+        async with _owner_heard(hub, redis_url, game_id, seat1_row) as (cluster, pubsub):
+            real = cluster.redis.pipeline
+            go = asyncio.Event()
+            held: list[int] = []
+
+            def pipeline(*args: Any, **kwargs: Any) -> Any:
+                pipe = real(*args, **kwargs)
+                execute = pipe.execute
+
+                async def slow(*a: Any, **k: Any) -> Any:
+                    if room_channel(game_id) in str(pipe.command_stack) and not go.is_set():
+                        held.append(1)
+                        await go.wait()
+                    return await execute(*a, **k)
+
+                pipe.execute = slow
+                return pipe
+
+            cluster.redis.pipeline = pipeline  # type: ignore[method-assign]
             for _ in range(2):
                 await match.submit(match.state.to_play, _eventful(match.state.legal_moves()), match.ply)
             await _until(lambda: held, "move 1's batch on its way")
@@ -710,11 +696,6 @@ def test_a_state_answered_directly_is_not_followed_by_older_states(
             reply = await cluster._local(game_id, "state", {"seat": 1, "listener": "n2"})
             go.set()
             await _collect(pubsub, notes, 3.0, lambda ns: len([n for n in ns if _moved(n, before)]) >= 2)
-        finally:
-            hub.cluster = None
-            await cluster.stop()
-            await pubsub.aclose()
-            await listener.aclose()
         return reply, notes
 
     reply, notes = client.portal.call(scenario)
@@ -773,14 +754,9 @@ def test_the_events_of_a_lost_state_reach_the_other_nodes_when_the_game_ends_mea
     match = hub.matches[game_id]
 
     async def scenario() -> list[dict[str, Any]]:
-        listener = aioredis.from_url(redis_url)
-        pubsub = listener.pubsub()
-        await pubsub.subscribe(room_channel(game_id))
-        cluster = await _owner_with_remote_seat(hub, redis_url, game_id, seat1_row)
-        ctl = _gated_batches(cluster)
-        hub.cluster = cluster
         notes: list[dict[str, Any]] = []
-        try:
+        async with _owner_heard(hub, redis_url, game_id, seat1_row) as (cluster, pubsub):
+            ctl = _gated_batches(cluster)
             await match.submit(match.state.to_play, _eventful(match.state.legal_moves()), match.ply)
             await _until(lambda: ctl["failed"], "move 1's batch on its way")
             resign = asyncio.ensure_future(match.control(0, "resign"))
@@ -789,11 +765,6 @@ def test_the_events_of_a_lost_state_reach_the_other_nodes_when_the_game_ends_mea
             await asyncio.wait_for(resign, 10)
             await _until(lambda: game_id not in hub.matches, "the game forgotten")
             await _collect(pubsub, notes, 3.0)
-        finally:
-            hub.cluster = None
-            await cluster.stop()
-            await pubsub.aclose()
-            await listener.aclose()
         return notes
 
     notes = client.portal.call(scenario)
@@ -801,21 +772,7 @@ def test_the_events_of_a_lost_state_reach_the_other_nodes_when_the_game_ends_mea
     expected = {e["ply"] for e in match.events.since(before, before + 1, 1)}
     assert before + 1 in expected  # (move 1 has events for seat 1)
 
-    receiver = Cluster(hub, "redis://127.0.0.1:9", node="n2")  # never connects
-    socket = RoomSocket(occupant=seat1_row, seat=1, events_ply=before, game_id=game_id)
-    hub.rooms[game_id] = {socket}  # type: ignore[assignment]
-
-    async def deliver() -> None:
-        for note in notes:
-            if note.get("to", "n2") == "n2":
-                receiver._room(game_id, note)
-        await receiver.redis.aclose()
-
-    try:
-        client.portal.call(deliver)
-    finally:
-        hub.rooms.pop(game_id, None)
-    shown = [m for m in map(json.loads, socket.sent) if m["type"] == "state"]
+    shown = [m for m in _shown_on_n2(client, game_id, seat1_row, before, notes) if m["type"] == "state"]
     assert shown and shown[-1]["status"] == "finished", [n.get("t") for n in notes]  # (the end is shown)
     got = {e["ply"] for m in shown for e in m["events"]}
     assert expected <= got, (
@@ -837,22 +794,15 @@ def test_an_owner_that_missed_a_presence_note_reads_the_presence_again(
     match = hub.matches[game_id]
 
     async def scenario() -> set[int]:
-        raw = aioredis.from_url(redis_url)
-        cluster = await _owner_with_remote_seat(hub, redis_url, game_id, seat1_row)
-        hub.cluster = cluster
-        try:
+        async with _owner_heard(hub, redis_url, game_id, seat1_row) as (cluster, _):
             assert 1 in hub.present_seats(game_id)
             # n2: Bob's socket closed, its presence entry withdrawn (the hash of every node's sockets)
-            await raw.hdel(f"throne:p:{game_id}", "n2")
+            await cluster.redis.hdel(presence_key(game_id), "n2")
             # ... and its note published while n1's pub/sub connection was down: n1 never receives it
             failed = _flaky_listening(cluster)
             await _until(lambda: failed, "n1's pub/sub connection failing")
             await asyncio.sleep(2.0)  # the rounds in which n1 resyncs every game (lease time 0.6 s)
             return hub.present_seats(game_id)
-        finally:
-            hub.cluster = None
-            await cluster.stop()
-            await raw.aclose()
 
     present = client.portal.call(scenario)
     assert 1 not in present, (
