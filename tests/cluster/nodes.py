@@ -260,7 +260,6 @@ class RoomSocket:
     occupant: int | None = None
     seat: int | None = None
     events_ply: int | None = None
-    answered_ply: int | None = None
     game_id: int = 0
     session_user: int | None = None
     closed: bool = False

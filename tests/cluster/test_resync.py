@@ -8,7 +8,7 @@ from then on, and the sockets get the `table` summary, unless what was read is o
 taken or the table started meanwhile). Before, such a table or game was told nothing until its next change:
 a seat that left stayed seated elsewhere, and a state lost on its way left the seat to play waiting. Also
 here: a game that ends while its states are lost gives up its lease only after they are sent again; a
-state the owner answered a socket with directly is not followed by older notes still on their way; an
+state the owner answers another node with directly is published after the notes queued before it; an
 owner whose pub/sub connection failed reads its games' presence again."""
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from tests.cluster.nodes import RoomSocket
 from tests.server.helpers import as_guest, two_player_leaders
 from throne.server.app import create_app
 from throne.server.cluster.lease import Lease
-from throne.server.cluster.node import NODES, Cluster, presence_key, room_channel
+from throne.server.cluster.node import NODES, Cluster, node_channel, presence_key, room_channel
 from throne.server.config import Settings
 from throne.server.sessions import token_hash
 
@@ -442,9 +442,12 @@ async def _owner_heard(
         await listener.aclose()
 
 
-def _gated_batches(cluster: Cluster) -> dict[str, Any]:
-    """The first batch with a fenced publish (EVAL) waits for `fail` and then fails (a Redis timeout); a
-    batch with a note on MARKER_GAME's room waits for `go` (a slow Redis) and then goes through."""
+def _gated_batches(
+    cluster: Cluster, slow: str = room_channel(MARKER_GAME), fail_first: bool = True
+) -> dict[str, Any]:
+    """With `fail_first`, the first batch with a fenced publish (EVAL) waits for `fail` and then fails (a
+    Redis timeout); a batch with a note on the channel `slow` waits for `go` (a slow Redis) and then goes
+    through."""
     real = cluster.redis.pipeline
     ctl: dict[str, Any] = {"fail": asyncio.Event(), "go": asyncio.Event(), "failed": 0, "held": 0}
 
@@ -454,11 +457,11 @@ def _gated_batches(cluster: Cluster) -> dict[str, Any]:
 
         async def gated(*a: Any, **k: Any) -> Any:
             stack = str(pipe.command_stack)
-            if "EVAL" in stack and not ctl["failed"]:
+            if fail_first and "EVAL" in stack and not ctl["failed"]:
                 ctl["failed"] += 1
                 await ctl["fail"].wait()
                 raise redis.exceptions.TimeoutError("Timeout reading from socket")
-            if room_channel(MARKER_GAME) in stack and not ctl["go"].is_set():
+            if slow in stack and not ctl["go"].is_set():
                 ctl["held"] += 1
                 await ctl["go"].wait()
             return await execute(*a, **k)
@@ -655,89 +658,39 @@ def _moved(note: dict[str, Any], before: int) -> bool:
     return note.get("t") == "state" and note["ply"] > before
 
 
-def test_a_state_answered_directly_is_not_followed_by_older_states(
-    client: TestClient,
-    redis_url: str,
+def test_a_state_answered_directly_follows_the_older_states_queued_before_it(
+    client: TestClient, redis_url: str
 ) -> None:
     """n1's batches are slow (Redis slow, or a big batch on its way): the state notes of moves 1 and 2 wait
-    in its outbox. Meanwhile a new socket of seat 1 on n2 says hello and asks n1 for the current state,
-    whose answer is published at once (not through the outbox): it shows move 2, with its events. The slow
-    notes that arrive then are not shown to that socket (before, it was shown move 1's older state, the
-    board going back a move, and then move 2's events a second time)."""
+    in its outbox. Meanwhile a new socket of seat 1 on n2 asks n1 for the current state (a routed request).
+    The answer, which shows move 2, is published only once the notes queued before it were sent, so n2
+    hears them in order and its socket is never shown an older board after a newer one (before, the answer
+    overtook them: the board went back a move, and move 2's events were shown twice)."""
     hub = client.app.state.hub
     game_id, before, seat1_row = _seat_rows(client)
     match = hub.matches[game_id]
 
-    async def scenario() -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        notes: list[dict[str, Any]] = []
+    async def scenario() -> list[dict[str, Any]]:
+        heard: list[dict[str, Any]] = []
         async with _owner_heard(hub, redis_url, game_id, seat1_row) as (cluster, pubsub):
-            real = cluster.redis.pipeline
-            go = asyncio.Event()
-            held: list[int] = []
-
-            def pipeline(*args: Any, **kwargs: Any) -> Any:
-                pipe = real(*args, **kwargs)
-                execute = pipe.execute
-
-                async def slow(*a: Any, **k: Any) -> Any:
-                    if room_channel(game_id) in str(pipe.command_stack) and not go.is_set():
-                        held.append(1)
-                        await go.wait()
-                    return await execute(*a, **k)
-
-                pipe.execute = slow
-                return pipe
-
-            cluster.redis.pipeline = pipeline  # type: ignore[method-assign]
+            await pubsub.subscribe(node_channel("n2"))  # (one connection: what n2 hears, in its order)
+            ctl = _gated_batches(cluster, room_channel(game_id), fail_first=False)
             for _ in range(2):
                 await match.submit(match.state.to_play, _eventful(match.state.legal_moves()), match.ply)
-            await _until(lambda: held, "move 1's batch on its way")
-            # n2's `route(game, "state", seat=1)` reaches n1, which answers (`_answer`) at once
-            reply = await cluster._local(game_id, "state", {"seat": 1, "listener": "n2"})
-            go.set()
-            await _collect(pubsub, notes, 3.0, lambda ns: len([n for n in ns if _moved(n, before)]) >= 2)
-        return reply, notes
+            await _until(lambda: ctl["held"], "move 1's batch on its way")
+            request = {"op": "state", "game": game_id, "from": "n2", "id": "r1", "seat": 1}
+            answering = asyncio.ensure_future(cluster._answer(request))
+            await asyncio.sleep(0.3)
+            assert not answering.done(), "the answer did not wait for the notes queued before it"
+            ctl["go"].set()
+            await asyncio.wait_for(answering, 5)
+            await _collect(pubsub, heard, 3.0, lambda ns: any(n.get("op") == "reply" for n in ns))
+        return heard
 
-    reply, notes = client.portal.call(scenario)
-    assert reply["ply"] == before + 2
-    states = [n for n in notes if _moved(n, before) and n.get("to", "n2") == "n2"]
-    assert [n["ply"] for n in states] == [before + 1, before + 2], notes
-
-    # On n2 (which does not run the game): the new socket is greeted with the reply, then the notes arrive.
-    receiver = Cluster(hub, "redis://127.0.0.1:9", node="n2")  # never connects
-    socket = RoomSocket(occupant=seat1_row, seat=1, game_id=game_id)
-    owner = hub.matches.pop(game_id, None)  # (the owner's stop forgot it already)
-    hub.rooms[game_id] = {socket}  # type: ignore[assignment]
-
-    async def on_n2() -> None:
-        async def route(*_a: Any, **_k: Any) -> Any:
-            return reply
-
-        async def watch(_game: int) -> None:
-            return None
-
-        receiver.route = route  # type: ignore[method-assign]
-        receiver.watch = watch  # type: ignore[method-assign]
-        greeted = await receiver.current_state(game_id, 1, socket)  # type: ignore[arg-type]
-        assert greeted is not None
-        socket.send(greeted)
-        for note in states:
-            receiver._room(game_id, note)
-        await receiver.redis.aclose()
-
-    try:
-        client.portal.call(on_n2)
-    finally:
-        hub.rooms.pop(game_id, None)
-        if owner is not None:
-            hub.matches[game_id] = owner
-    shown = [m for m in map(json.loads, socket.sent) if m["type"] == "state"]
-    plies = [m["ply"] for m in shown]
-    assert plies == sorted(plies), (
-        f"n2's socket was shown the states of plies {plies}: an older after a newer"
-    )
-    events = [(e["ply"], json.dumps(e, sort_keys=True)) for m in shown for e in m["events"]]
-    assert len(events) == len(set(events)), f"n2's socket was shown events twice: {[p for p, _ in events]}"
+    heard = client.portal.call(scenario)
+    order = [("reply", n["ok"]["ply"]) if n.get("op") == "reply" else ("note", n["ply"]) for n in heard
+             if n.get("op") == "reply" or _moved(n, before)]  # fmt: skip
+    assert order == [("note", before + 1), ("note", before + 2), ("reply", before + 2)], order
 
 
 def test_the_events_of_a_lost_state_reach_the_other_nodes_when_the_game_ends_meanwhile(
@@ -808,4 +761,92 @@ def test_an_owner_that_missed_a_presence_note_reads_the_presence_again(
     assert 1 not in present, (
         f"after its pub/sub outage the owner still counts seat 1 connected through n2 (present: {present}); "
         f"seat 1's abandon clock: {match.away_since.get(1)}"
+    )
+
+
+def test_the_final_state_gets_through_when_the_resync_takes_longer_than_a_lease_time(
+    client: TestClient, redis_url: str
+) -> None:
+    """Move 1's state note is in a batch that fails, and so are the owner's next fenced batches for a little
+    longer than one lease time (Redis timing out on them while the small lease renewals pass). Seat 0
+    resigns meanwhile: the release of the lease is put off and the match kept, so that the resync sends
+    the final state with move 1's events, and the game's room is listened to until then (before,
+    `finished` stopped waiting after one lease time and stopped listening: the owner forgot n2's sockets,
+    sent nothing, and n2's page showed the game live, its clock running, for good)."""
+    hub = client.app.state.hub
+    game_id, before, seat1_row = _seat_rows(client)
+    match = hub.matches[game_id]
+
+    async def scenario() -> list[dict[str, Any]]:
+        notes: list[dict[str, Any]] = []
+        async with _owner_heard(hub, redis_url, game_id, seat1_row) as (cluster, pubsub):
+            await cluster.watch(game_id)  # (an owner listens to its game's room: `claim_new`, `_adopt`)
+            assert "n2" in cluster._remote[game_id]
+            failures = _flaky_batches(cluster, "EVAL", times=8)
+            await match.submit(match.state.to_play, _eventful(match.state.legal_moves()), match.ply)
+            await _until(lambda: failures, "move 1's batch failing")
+            await match.control(0, "resign")
+            await _until(lambda: game_id not in cluster.leases.held, "the lease given up", 15.0)
+            await _collect(pubsub, notes, 3.0)
+        return notes
+
+    notes = client.portal.call(scenario)
+    assert match.over and match.ply == before + 1
+    expected = {e["ply"] for e in match.events.since(before, before + 1, 1)}
+    assert before + 1 in expected  # (move 1 has events for seat 1)
+    shown = [m for m in _shown_on_n2(client, game_id, seat1_row, before, notes) if m["type"] == "state"]
+    assert shown and shown[-1]["status"] == "finished", (
+        "the lease was given up but n2's socket was never sent the final state "
+        f"(notes that got through: {[(n.get('t'), n.get('ply')) for n in notes]})"
+    )
+    got = {e["ply"] for m in shown for e in m["events"]}
+    assert expected <= got, f"n2's socket never saw the events of ply {sorted(expected - got)}"
+
+
+def test_a_pubsub_outage_does_not_restart_the_abandon_clock_of_a_crashed_nodes_seat(
+    client: TestClient, redis_url: str
+) -> None:
+    """Bob's socket (seat 1) was on node n3, which crashed: its heartbeat is late (it counts gone), its
+    presence entry is still in the hash (it is removed only after `forget_after`), and Bob's abandon clock
+    runs on the owner n1. n1's pub/sub connection fails while a spectator on n2 leaves, and n1 reads the
+    presence again: n3's entry there does not make n3 count alive (before, it did for a moment, and Bob's
+    abandon clock started again from zero at every such hiccup)."""
+    hub = client.app.state.hub
+    game_id, _before, seat1_row = _seat_rows(client)
+    match = hub.matches[game_id]
+
+    async def scenario() -> tuple[float, float]:
+        raw = aioredis.from_url(redis_url)
+        cluster = Cluster(hub, redis_url, lease_ttl=0.6, node="n1")
+        await cluster.start()
+        assert await cluster.leases.claim(game_id) is not None
+        hub.cluster = cluster
+        try:
+            now = int(time.time() * 1000)
+            await raw.zadd(NODES, {"n2": now + 600_000, "n3": now - 10_000})  # n3: late, not yet forgotten
+            key = presence_key(game_id)
+            await raw.hset(key, "n3", json.dumps({"o": [seat1_row], "s": [1], "n": 0}))
+            await raw.hset(key, "n2", json.dumps({"o": [], "s": [], "n": 1}))
+            await cluster.watch(game_id)
+            await cluster._heartbeat()
+            await asyncio.sleep(0.5)
+            assert 1 not in hub.present_seats(game_id)
+            started = match.away_since[1]
+            assert started != float("inf")
+            await raw.hdel(key, "n2")  # n2's spectator left; its note is missed by n1
+            failed = _flaky_listening(cluster)
+            await _until(lambda: failed, "n1's pub/sub connection failing")
+            # the presence read again once n1 listens again, then the heartbeat rounds after it
+            await _until(lambda: "n2" not in cluster._remote.get(game_id, {}), "the presence read again")
+            await asyncio.sleep(0.6)
+            return started, match.away_since[1]
+        finally:
+            hub.cluster = None
+            await cluster.stop()
+            await raw.aclose()
+
+    started, now_since = client.portal.call(scenario)
+    assert now_since == started, (
+        f"Bob's abandon clock (seat 1, his node n3 gone) was restarted by n1's pub/sub outage: "
+        f"away since {started:.2f} before, {now_since:.2f} after"
     )

@@ -67,8 +67,6 @@ class Conn:
         self.seat: int | None = None
         self.session_user: int | None = None  # the account whose session cookie seated it, or it chats as
         self.events_ply: int | None = None  # the ply of the last `state` sent (its events were sent)
-        # the ply of a state the owner on another node answered this socket with, until its notes catch up
-        self.answered_ply: int | None = None
         self.closed = False
         self._outbox: asyncio.Queue[dict[str, Any] | str | _Started | None] = asyncio.Queue(OUTBOX)
         self._writing = False  # the writer is in the middle of a send

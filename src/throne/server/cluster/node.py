@@ -593,6 +593,7 @@ class Cluster:
         self.leases.held.pop(game, None)
         self._forget(game)
         if match is None:
+            await self._unwatch_if_idle(game)  # (an ended game whose last states were still to be sent)
             return
         log.warning(
             "game %s: node %s lost its lease; another node continues the game",
@@ -619,14 +620,18 @@ class Cluster:
             await self._load_presence(game, newer_kept=True)
 
     async def _unwatch_if_idle(self, game: int) -> None:
-        if game in self.hub.matches or self.hub.rooms.get(game):
-            return
-        async with self._sub_lock:
-            if game in self._watched and game not in self.hub.matches and not self.hub.rooms.get(game):
-                self._watched.discard(game)
-                self._remote.pop(game, None)
-                with contextlib.suppress(Exception):
-                    await self._pubsub.unsubscribe(room_channel(game))
+        """Stops listening to a game this node neither runs, nor has sockets of, nor still publishes the
+        last states of (an ended game whose lease is not given up yet needs the others' presence)."""
+        if self._idle(game):
+            async with self._sub_lock:
+                if game in self._watched and self._idle(game):
+                    self._watched.discard(game)
+                    self._remote.pop(game, None)
+                    with contextlib.suppress(Exception):
+                        await self._pubsub.unsubscribe(room_channel(game))
+
+    def _idle(self, game: int) -> bool:
+        return game not in self.hub.matches and game not in self._ending and not self.hub.rooms.get(game)
 
     def conns_changed(self, game: int) -> None:
         """A socket of `game` came or went on this node: the other nodes are told (presence)."""
@@ -702,9 +707,8 @@ class Cluster:
             pipe.hgetall(presence_key(game))
         hashes = await pipe.execute()
         for game, entries in zip(games, hashes, strict=True):
-            read = _presences(entries)
+            read = _presences(entries)  # (who is alive is the heartbeats' to say: a dead node's entry stays)
             read.pop(self.node, None)
-            self._alive |= read.keys()
             nodes = self._remote.get(game)
             if nodes is None:
                 continue  # no longer watched
@@ -802,12 +806,16 @@ class Cluster:
 
     async def _publisher(self) -> None:
         """Sends the outbox in order, in pipelines: whatever queued up while one was sent goes in the next.
-        The leases of finished games are given up after the pipeline that holds their last notes."""
+        The leases of finished games are given up after the pipeline that holds their last notes, and a
+        `flushed` item's future is done once what was queued before it was sent (`_flushed`)."""
         while True:
             batch = [await self._outbox.get()]
             while not self._outbox.empty() and len(batch) < 256:
                 batch.append(self._outbox.get_nowait())
-            await self._send([item for item in batch if item[0] != "release"])
+            await self._send([item for item in batch if item[0] not in ("release", "flushed")])
+            for _, flushed in (item for item in batch if item[0] == "flushed"):
+                if not flushed.done():
+                    flushed.set_result(None)
             for _, game, released in (item for item in batch if item[0] == "release"):
                 if game in self._gap and self.holds(game):  # its last states were lost: `_resync` first
                     self._releases[game] = released
@@ -821,6 +829,7 @@ class Cluster:
                     if not released.done():
                         released.set_result(None)
                 self._forget(game)  # (a lease not given up runs out by itself)
+                self._spawn(self._unwatch_if_idle(game))
 
     async def _send(self, batch: list[tuple[Any, ...]]) -> None:
         """Publishes `batch` (state notes fenced by their lease, room notes, presence) in one pipeline."""
@@ -952,10 +961,6 @@ class Cluster:
                 last = conn.events_ply  # (a takeback sends a lower ply: the notes of a game come in order)
                 if text is None:
                     continue
-                if conn.answered_ply is not None:  # the owner answered this socket directly (`current_state`)
-                    if ply < conn.answered_ply and note["after"] < ply:
-                        continue  # a state older than that answer, still on its way then (not a takeback)
-                    conn.answered_ply = None  # the notes caught up with the answer
                 after = ply - 1 if last is None else last
                 if after != note["after"]:  # a socket that saw another ply last: its events only
                     key = (conn.seat, last)
@@ -1118,6 +1123,8 @@ class Cluster:
             if request["op"] == "state":
                 fields["listener"] = request["from"]
             reply["ok"] = await self._local(game, request["op"], fields)
+            if request["op"] == "state":  # the older states queued before this answer reach that node first
+                await self._flushed()
         except _Moved:
             reply["moved"] = True
         except MoveRefused as exc:
@@ -1129,6 +1136,13 @@ class Cluster:
             reply["refused"] = ["server_error", "the server failed to handle the request", {}]
         with contextlib.suppress(Exception):
             await self.redis.publish(node_channel(request["from"]), dumps(reply))
+
+    async def _flushed(self) -> None:
+        """Waits until what the outbox holds now was sent (or failed), `timeout` seconds at most."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._outbox.put_nowait(("flushed", done))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(done), self.timeout)
 
     @contextlib.asynccontextmanager
     async def exclusive(self, name: str, hold: float = 10.0, wait: float = 5.0) -> AsyncIterator[None]:
@@ -1197,7 +1211,7 @@ class Cluster:
             return message
         if conn.events_ply is not None and conn.events_ply >= message["ply"]:
             return None  # a newer state already reached the socket
-        conn.events_ply = conn.answered_ply = message["ply"]
+        conn.events_ply = message["ply"]
         return message
 
 
