@@ -8,8 +8,9 @@ from then on, and the sockets get the `table` summary, unless what was read is o
 taken or the table started meanwhile). Before, such a table or game was told nothing until its next change:
 a seat that left stayed seated elsewhere, and a state lost on its way left the seat to play waiting. Also
 here: a game that ends while its states are lost gives up its lease only after they are sent again; a
-state the owner answers another node with directly is published after the notes queued before it; an
-owner whose pub/sub connection failed reads its games' presence again."""
+state the owner answers another node with goes out in order with the game's notes, and is handed to a
+socket only if no state note came after it; an owner whose pub/sub connection failed reads its games'
+presence again."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ from tests.cluster.nodes import RoomSocket
 from tests.server.helpers import as_guest, two_player_leaders
 from throne.server.app import create_app
 from throne.server.cluster.lease import Lease
-from throne.server.cluster.node import NODES, Cluster, node_channel, presence_key, room_channel
+from throne.server.cluster.node import NODES, Cluster, _answer_of, node_channel, presence_key, room_channel
 from throne.server.config import Settings
 from throne.server.sessions import token_hash
 
@@ -658,14 +659,82 @@ def _moved(note: dict[str, Any], before: int) -> bool:
     return note.get("t") == "state" and note["ply"] > before
 
 
-def test_a_state_answered_directly_follows_the_older_states_queued_before_it(
-    client: TestClient, redis_url: str
+def _greeted_on_n2(
+    client: TestClient, game_id: int, seat1_row: int, heard: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """What a new seat-1 socket on n2 is shown when its hello asks the owner for the current state and n2
+    hears `heard` meanwhile, in that order (the answer among the room's notes), each note handled as it
+    comes: the states sent by `_room`, then the answer if `current_state` hands it to the socket."""
+    hub = client.app.state.hub
+    receiver = Cluster(hub, "redis://127.0.0.1:9", node="n2")  # never connects
+    receiver.conns_changed = lambda game: None  # type: ignore[method-assign]
+    socket = RoomSocket(occupant=seat1_row, seat=1, game_id=game_id)
+    owner = hub.matches.pop(game_id, None)  # (n2 does not run the game)
+    hub.rooms[game_id] = {socket}  # type: ignore[assignment]
+
+    async def route(game: int, op: str, **fields: Any) -> Any:  # the request; `_dispatch` hands the answer
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        receiver._pending["r1"] = future
+        return _answer_of(op, await future)
+
+    async def watch(game: int) -> None:
+        return None
+
+    async def greet() -> None:
+        receiver.route = route  # type: ignore[method-assign]
+        receiver.watch = watch  # type: ignore[method-assign]
+        greeting = asyncio.ensure_future(receiver.current_state(game_id, 1, socket))  # type: ignore[arg-type]
+        await _until(lambda: "r1" in receiver._pending, "the request sent")
+        for note in heard:
+            receiver._dispatch(
+                node_channel("n2") if note.get("op") == "reply" else room_channel(game_id), note
+            )
+        message = await greeting
+        if message is not None:
+            socket.send(message)
+        await receiver.redis.aclose()
+
+    try:
+        client.portal.call(greet)
+    finally:
+        hub.rooms.pop(game_id, None)
+        if owner is not None:
+            hub.matches[game_id] = owner
+    return [m for m in map(json.loads, socket.sent) if m["type"] == "state"]
+
+
+async def _play_piece(match: Any) -> None:
+    """An action that reveals nothing and leaves the turn to the same seat (an undo may follow)."""
+    seat = match.state.to_play
+    await match.submit(
+        seat, next(m for m in match.state.legal_moves() if m[0] != "+" and m != "end"), match.ply
+    )
+
+
+async def _undo(match: Any) -> None:
+    await match.control(match.state.to_play, "undo")
+
+
+ANSWERED_MEANWHILE = [
+    # (what is played while n1's batches are slow, before the answer, and after it)
+    ("two moves, then nothing", [_move, _move], []),
+    ("a move, then its undo", [_play_piece], [_undo]),
+]
+
+
+@pytest.mark.parametrize(
+    ("case", "first", "then"), ANSWERED_MEANWHILE, ids=[case for case, *_ in ANSWERED_MEANWHILE]
+)
+def test_a_new_socket_elsewhere_ends_at_the_current_state(
+    client: TestClient, redis_url: str, case: str, first: list[Any], then: list[Any]
 ) -> None:
-    """n1's batches are slow (Redis slow, or a big batch on its way): the state notes of moves 1 and 2 wait
-    in its outbox. Meanwhile a new socket of seat 1 on n2 asks n1 for the current state (a routed request).
-    The answer, which shows move 2, is published only once the notes queued before it were sent, so n2
-    hears them in order and its socket is never shown an older board after a newer one (before, the answer
-    overtook them: the board went back a move, and move 2's events were shown twice)."""
+    """n1's batches are slow (Redis slow, or a big batch on its way): the state notes of what is played
+    wait in its outbox. Meanwhile a new socket of seat 1 on n2 asks n1 for the current state (a routed
+    request): the answer goes through the outbox too, in order with the notes (older ones first, an undo
+    made after it later), and n2 hands it to the socket only if no state note came after it. The socket is
+    never shown an older board after a newer one (before, the answer overtook the older notes: the board
+    went back a move and the next move's events were shown twice; or an undo came before the older
+    answer, which then showed a move that no longer exists)."""
     hub = client.app.state.hub
     game_id, before, seat1_row = _seat_rows(client)
     match = hub.matches[game_id]
@@ -675,22 +744,25 @@ def test_a_state_answered_directly_follows_the_older_states_queued_before_it(
         async with _owner_heard(hub, redis_url, game_id, seat1_row) as (cluster, pubsub):
             await pubsub.subscribe(node_channel("n2"))  # (one connection: what n2 hears, in its order)
             ctl = _gated_batches(cluster, room_channel(game_id), fail_first=False)
-            for _ in range(2):
-                await match.submit(match.state.to_play, _eventful(match.state.legal_moves()), match.ply)
-            await _until(lambda: ctl["held"], "move 1's batch on its way")
-            request = {"op": "state", "game": game_id, "from": "n2", "id": "r1", "seat": 1}
-            answering = asyncio.ensure_future(cluster._answer(request))
-            await asyncio.sleep(0.3)
-            assert not answering.done(), "the answer did not wait for the notes queued before it"
+            for action in first:
+                await action(match)
+            await _until(lambda: ctl["held"], "the first batch on its way")
+            await cluster._answer({"op": "state", "game": game_id, "from": "n2", "id": "r1", "seat": 1})
+            for action in then:
+                await action(match)
             ctl["go"].set()
-            await asyncio.wait_for(answering, 5)
             await _collect(pubsub, heard, 3.0, lambda ns: any(n.get("op") == "reply" for n in ns))
+            await _collect(pubsub, heard, 0.5)
         return heard
 
     heard = client.portal.call(scenario)
     order = [("reply", n["ok"]["ply"]) if n.get("op") == "reply" else ("note", n["ply"]) for n in heard
-             if n.get("op") == "reply" or _moved(n, before)]  # fmt: skip
-    assert order == [("note", before + 1), ("note", before + 2), ("reply", before + 2)], order
+             if n.get("op") == "reply" or _moved(n, before - 1)]  # fmt: skip
+    assert order[-1 - len(then)] == ("reply", before + len(first)), order  # (after the older notes)
+    shown = [m["ply"] for m in _greeted_on_n2(client, game_id, seat1_row, heard)]
+    assert shown and shown[-1] == match.ply, (case, order, shown)
+    if not then:  # (only an undo takes the board back)
+        assert shown == sorted(shown), (case, order, shown)
 
 
 def test_the_events_of_a_lost_state_reach_the_other_nodes_when_the_game_ends_meanwhile(

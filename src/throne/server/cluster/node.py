@@ -152,6 +152,8 @@ class Cluster:
         self._gap: dict[int, int] = {}
         self._missed = False  # the pub/sub connection failed: notes of every game here may have been missed
         self._ending: dict[int, Match] = {}  # games that ended here, until their lease is given up
+        self._heard = 0  # the messages this node's pub/sub connection brought so far
+        self._state_heard: dict[int, int] = {}  # game -> `_heard` at its last state note for this node
         # game -> the release of an ended game's lease, put off until its lost states are sent again
         self._releases: dict[int, asyncio.Future[None]] = {}
         self._outbox: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
@@ -627,6 +629,7 @@ class Cluster:
                 if game in self._watched and self._idle(game):
                     self._watched.discard(game)
                     self._remote.pop(game, None)
+                    self._state_heard.pop(game, None)
                     with contextlib.suppress(Exception):
                         await self._pubsub.unsubscribe(room_channel(game))
 
@@ -806,16 +809,12 @@ class Cluster:
 
     async def _publisher(self) -> None:
         """Sends the outbox in order, in pipelines: whatever queued up while one was sent goes in the next.
-        The leases of finished games are given up after the pipeline that holds their last notes, and a
-        `flushed` item's future is done once what was queued before it was sent (`_flushed`)."""
+        The leases of finished games are given up after the pipeline that holds their last notes."""
         while True:
             batch = [await self._outbox.get()]
             while not self._outbox.empty() and len(batch) < 256:
                 batch.append(self._outbox.get_nowait())
-            await self._send([item for item in batch if item[0] not in ("release", "flushed")])
-            for _, flushed in (item for item in batch if item[0] == "flushed"):
-                if not flushed.done():
-                    flushed.set_result(None)
+            await self._send([item for item in batch if item[0] != "release"])
             for _, game, released in (item for item in batch if item[0] == "release"):
                 if game in self._gap and self.holds(game):  # its last states were lost: `_resync` first
                     self._releases[game] = released
@@ -928,13 +927,14 @@ class Cluster:
                 log.exception("cluster: a message on %s could not be handled", channel, extra=extra)
 
     def _dispatch(self, channel: str, note: dict[str, Any]) -> None:
+        self._heard += 1
         if channel == ORPHANS:
             self._scan_now.set()
         elif channel == node_channel(self.node):
             if note.get("op") == "reply":
                 future = self._pending.get(note.get("id", ""))
                 if future is not None and not future.done():
-                    future.set_result(note)
+                    future.set_result({**note, "heard": self._heard})
             else:
                 self._spawn(self._answer(note))
         elif channel.startswith(f"{PREFIX}r:") and note.get("from") != self.node:
@@ -952,6 +952,7 @@ class Cluster:
                 )
                 return
             ply, views = note["ply"], note["views"]
+            self._state_heard[game] = self._heard
             # a table that started on another node seated its sockets' occupants
             if self.hub.reseat(game, {int(k): v for k, v in note["seats"].items()}):
                 self.conns_changed(game)  # the owner learns which seats are present here
@@ -1066,7 +1067,7 @@ class Cluster:
                                 op, "owner_unavailable", "the server of this game did not answer; try again"
                             ) from None
                         if not reply.get("moved"):
-                            return _unpack(reply)
+                            return _answer_of(op, reply)
                 finally:
                     self._pending.pop(rid, None)
             elif owner is None:
@@ -1123,8 +1124,9 @@ class Cluster:
             if request["op"] == "state":
                 fields["listener"] = request["from"]
             reply["ok"] = await self._local(game, request["op"], fields)
-            if request["op"] == "state":  # the older states queued before this answer reach that node first
-                await self._flushed()
+            if request["op"] == "state":  # in order with the game's notes: older ones first, newer after
+                self._outbox.put_nowait(("plain", game, node_channel(request["from"]), dumps(reply)))
+                return
         except _Moved:
             reply["moved"] = True
         except MoveRefused as exc:
@@ -1136,13 +1138,6 @@ class Cluster:
             reply["refused"] = ["server_error", "the server failed to handle the request", {}]
         with contextlib.suppress(Exception):
             await self.redis.publish(node_channel(request["from"]), dumps(reply))
-
-    async def _flushed(self) -> None:
-        """Waits until what the outbox holds now was sent (or failed), `timeout` seconds at most."""
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._outbox.put_nowait(("flushed", done))
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(asyncio.shield(done), self.timeout)
 
     @contextlib.asynccontextmanager
     async def exclusive(self, name: str, hold: float = 10.0, wait: float = 5.0) -> AsyncIterator[None]:
@@ -1207,10 +1202,13 @@ class Cluster:
             # The game ended or moves (the next broadcast brings the state), or Redis is away (once it is
             # back, this node announces its sockets again and the owner sends them the state).
             return None
+        heard = message.pop("_heard", None) if isinstance(message, dict) else None
         if message is None or conn is None:
             return message
         if conn.events_ply is not None and conn.events_ply >= message["ply"]:
             return None  # a newer state already reached the socket
+        if heard is not None and self._state_heard.get(game, 0) > heard:
+            return None  # a state note came after the answer: a newer one (an undo's ply is lower), shown
         conn.events_ply = message["ply"]
         return message
 
@@ -1229,6 +1227,14 @@ def _is_state_note(note: dict[str, Any]) -> bool:
         and isinstance(seats, dict)
         and all(str(k).isdigit() and (v is None or type(v) is int) for k, v in seats.items())
     )
+
+
+def _answer_of(op: str, reply: dict[str, Any]) -> Any:
+    """What the owner answered; a `state` carries `_heard`, when its reply came (`current_state`)."""
+    answer = _unpack(reply)
+    if op == "state" and isinstance(answer, dict):
+        answer["_heard"] = reply["heard"]
+    return answer
 
 
 def _unpack(reply: dict[str, Any]) -> Any:
