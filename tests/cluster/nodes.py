@@ -10,7 +10,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -273,3 +273,36 @@ class RoomSocket:
 
     def close(self, code: int = 1000) -> None:
         self.closed = True
+
+
+def on_batches(cluster: Any, hook: Callable[[str], Awaitable[None]]) -> None:
+    """Awaits `hook(commands)` before each batch of notes the node sends (its pipelines): the hook may wait
+    (a slow Redis) or raise (a failed batch)."""
+    real = cluster.redis.pipeline
+
+    def pipeline(*args: Any, **kwargs: Any) -> Any:
+        pipe = real(*args, **kwargs)
+        execute = pipe.execute
+
+        async def hooked(*a: Any, **k: Any) -> Any:
+            await hook(str(pipe.command_stack))
+            return await execute(*a, **k)
+
+        pipe.execute = hooked
+        return pipe
+
+    cluster.redis.pipeline = pipeline
+
+
+def flaky_batches(cluster: Any, command: str = "PUBLISH", times: int = 1) -> list[int]:
+    """Makes the node's next `times` batches with `command` fail (a timeout on its connection alone); the
+    list counts them."""
+    failures: list[int] = []
+
+    async def fail(commands: str) -> None:
+        if command in commands and len(failures) < times:
+            failures.append(1)
+            raise redis.exceptions.TimeoutError("Timeout reading from socket")
+
+    on_batches(cluster, fail)
+    return failures

@@ -24,7 +24,7 @@ import redis.asyncio as aioredis
 from fastapi.testclient import TestClient
 
 from tests.cluster.inprocess import UNREACHABLE, holding, moves_refused
-from tests.cluster.nodes import RoomSocket, until
+from tests.cluster.nodes import RoomSocket, flaky_batches, until
 from tests.server.helpers import (
     as_guest,
     hello,
@@ -354,23 +354,7 @@ def test_presence_notes_lost_with_their_batch_are_sent_again(client: TestClient,
 
     async def scenario() -> dict[bytes, bytes]:
         cluster = Cluster(hub, redis_url, lease_ttl=0.6, node="n1")
-        real = cluster.redis.pipeline
-        failures = []
-
-        def pipeline(*args: Any, **kwargs: Any) -> Any:  # a batch that withdraws presence fails once
-            pipe = real(*args, **kwargs)
-            execute = pipe.execute
-
-            async def flaky(*a: Any, **k: Any) -> Any:
-                if "HDEL" in str(pipe.command_stack) and not failures:
-                    failures.append(1)
-                    raise redis.exceptions.TimeoutError("Timeout reading from socket")
-                return await execute(*a, **k)
-
-            pipe.execute = flaky
-            return pipe
-
-        cluster.redis.pipeline = pipeline  # type: ignore[method-assign]
+        failures = flaky_batches(cluster, "HDEL")  # a batch that withdraws presence fails once
         await cluster.start()
         cluster._outbox.put_nowait(("presence", 5, Presence({1}, {0}, 0)))  # a socket of game 5 came
         await asyncio.sleep(0.3)

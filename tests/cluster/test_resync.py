@@ -28,7 +28,7 @@ import redis
 import redis.asyncio as aioredis
 from fastapi.testclient import TestClient
 
-from tests.cluster.nodes import RoomSocket
+from tests.cluster.nodes import RoomSocket, flaky_batches, on_batches
 from tests.server.helpers import as_guest, two_player_leaders
 from throne.server.app import create_app
 from throne.server.cluster.lease import Lease
@@ -56,6 +56,27 @@ def _queued(cluster: Cluster) -> list[dict[str, Any]]:
         if item[0] in ("fenced", "plain"):
             notes.append({"channel": item[2], **orjson.loads(item[3])})
     return notes
+
+
+def _resync_note_here(
+    client: TestClient, cluster: Cluster, game_id: int, socket: RoomSocket | None = None, db: Any = None
+) -> None:
+    """Node `cluster` gets n2's `resync` note of `game_id` (with `socket` added here first, and its store
+    calls made through `db`), and returns once the reads it started are done."""
+    hub = client.app.state.hub
+    real_db = hub.db
+    hub.db = db or real_db
+
+    async def scenario() -> None:
+        if socket is not None:
+            hub.add_conn(socket)
+        cluster._room(game_id, {"t": "resync", "from": "n2"})
+        await asyncio.gather(*cluster._background)
+
+    try:
+        client.portal.call(scenario)
+    finally:
+        hub.db = real_db
 
 
 def test_the_owner_answers_a_resync_note_with_the_state_for_that_node(client: TestClient) -> None:
@@ -95,12 +116,7 @@ def test_a_resync_note_reads_an_open_table_again(client: TestClient) -> None:
     cluster = Cluster(hub, "redis://127.0.0.1:9", node="n1")
     announced: list[int] = []
     cluster.conns_changed = announced.append  # type: ignore[method-assign]
-
-    async def scenario() -> None:
-        cluster._room(game_id, {"t": "resync", "from": "n2"})
-        await asyncio.gather(*cluster._background)
-
-    client.portal.call(scenario)
+    _resync_note_here(client, cluster, game_id)
     assert (socket.occupant, socket.seat) == (None, None)
     assert socket in hub.rooms[game_id] and socket not in hub.seated.get(game_id, ())
     tables = [m["game"] for m in map(json.loads, socket.sent) if m["type"] == "table"]
@@ -135,17 +151,7 @@ def test_a_seat_that_joins_while_a_resync_reads_the_table_stays_seated(client: T
         return result
 
     watcher = RoomSocket(game_id=game_id)  # a spectator here: the node has a socket of the table
-    hub.db = db
-
-    async def scenario() -> None:
-        hub.add_conn(watcher)  # type: ignore[arg-type]
-        cluster._room(game_id, {"t": "resync", "from": "n2"})
-        await asyncio.gather(*cluster._background)
-
-    try:
-        client.portal.call(scenario)
-    finally:
-        hub.db = real_db
+    _resync_note_here(client, cluster, game_id, watcher, db)
     assert dan_socket.occupant is not None, "Dan's socket, seated at the table, was made a spectator"
     assert dan_socket in hub.seated.get(game_id, ())
 
@@ -176,17 +182,7 @@ def test_a_table_that_starts_while_a_resync_reads_it_is_not_shown_open_again(cli
             )
         return result
 
-    hub.db = db
-
-    async def scenario() -> None:
-        hub.add_conn(cleo)  # type: ignore[arg-type]
-        cluster._room(game_id, {"t": "resync", "from": "n2"})
-        await asyncio.gather(*cluster._background)
-
-    try:
-        client.portal.call(scenario)
-    finally:
-        hub.db = real_db
+    _resync_note_here(client, cluster, game_id, cleo, db)
     sent = [json.loads(t) for t in cleo.sent]
     assert [m["type"] for m in sent][:1] == ["state"], sent
     shown_open = [m for m in sent[1:] if m["type"] == "table" and m["game"]["status"] == "open"]
@@ -206,14 +202,7 @@ def test_a_resync_shows_an_open_table_aborted_meanwhile_as_aborted(client: TestC
     cleo = RoomSocket(occupant=info.seats[0].id, seat=0, game_id=game_id)
     cluster = Cluster(hub, "redis://127.0.0.1:9", node="n1")  # never connects: what it queues is left unread
     client.portal.call(hub.db, hub.repo.abort_open, [game_id])  # on the other node, its note lost
-
-    async def scenario() -> None:
-        hub.add_conn(cleo)  # type: ignore[arg-type]
-        cluster._room(game_id, {"t": "resync", "from": "n2"})
-        await asyncio.gather(*cluster._background)
-        await cluster.redis.aclose()
-
-    client.portal.call(scenario)
+    _resync_note_here(client, cluster, game_id, cleo)
     sent = [json.loads(t) for t in cleo.sent]
     statuses = [m["game"]["status"] for m in sent if m["type"] == "table"]
     assert "aborted" in statuses, f"the socket at the aborted table was never told so: {sent}"
@@ -231,43 +220,13 @@ def test_a_started_games_sockets_are_left_to_its_owners_states(client: TestClien
         read.append(fn)
         return await db(fn, *args)
 
-    hub.db = counting_db
     socket = RoomSocket(occupant=41, seat=0, events_ply=12, game_id=99)  # it was sent a state: not open
     hub.rooms[99] = {socket}  # type: ignore[arg-type]
-
-    async def scenario() -> None:
-        cluster._room(99, {"t": "resync", "from": "n2"})
-        await asyncio.gather(*cluster._background)
-
     try:
-        client.portal.call(scenario)
+        _resync_note_here(client, cluster, 99, db=counting_db)
     finally:
         hub.rooms.pop(99)
-        hub.db = db
     assert read == [] and socket.sent == [] and socket.occupant == 41
-
-
-def _flaky_batches(cluster: Cluster, command: str = "PUBLISH", times: int = 1) -> list[int]:
-    """Makes the node's next `times` batches of notes with `command` fail (a timeout on its connection
-    alone); the list counts them."""
-    real = cluster.redis.pipeline
-    failures: list[int] = []
-
-    def pipeline(*args: Any, **kwargs: Any) -> Any:
-        pipe = real(*args, **kwargs)
-        execute = pipe.execute
-
-        async def flaky(*a: Any, **k: Any) -> Any:
-            if command in str(pipe.command_stack) and len(failures) < times:
-                failures.append(1)
-                raise redis.exceptions.TimeoutError("Timeout reading from socket")
-            return await execute(*a, **k)
-
-        pipe.execute = flaky
-        return pipe
-
-    cluster.redis.pipeline = pipeline  # type: ignore[method-assign]
-    return failures
 
 
 def _flaky_listening(cluster: Cluster) -> list[int]:
@@ -308,7 +267,7 @@ _DROPPING: set[asyncio.Future[None]] = set()
 
 LOSSES = [
     # (what failed, how the test makes it fail)
-    ("a batch of this node's notes", _flaky_batches),
+    ("a batch of this node's notes", flaky_batches),
     ("this node's pub/sub connection", _flaky_listening),
     ("this node's pub/sub connection, closed by Redis", _dropped_listening),
 ]
@@ -373,7 +332,7 @@ def test_an_owner_whose_state_notes_were_lost_sends_them_again(client: TestClien
             game_id, {"t": "presence", "from": "n2", "p": {"o": [match.info.seats[1].id], "s": [1], "n": 0}}
         )
         await asyncio.sleep(0.3)  # (the state sent for the news of n2's socket)
-        failures = _flaky_batches(cluster, "EVAL", times=2)  # (a state note is published fenced by its lease)
+        failures = flaky_batches(cluster, "EVAL", times=2)  # (a state note is published fenced by its lease)
         hub.cluster = cluster  # the moves' states are published
         for _ in range(2):
             await match.submit(match.state.to_play, _eventful(match.state.legal_moves()), match.ply)
@@ -449,28 +408,18 @@ def _gated_batches(
     """With `fail_first`, the first batch with a fenced publish (EVAL) waits for `fail` and then fails (a
     Redis timeout); a batch with a note on the channel `slow` waits for `go` (a slow Redis) and then goes
     through."""
-    real = cluster.redis.pipeline
     ctl: dict[str, Any] = {"fail": asyncio.Event(), "go": asyncio.Event(), "failed": 0, "held": 0}
 
-    def pipeline(*args: Any, **kwargs: Any) -> Any:
-        pipe = real(*args, **kwargs)
-        execute = pipe.execute
+    async def gate(commands: str) -> None:
+        if fail_first and "EVAL" in commands and not ctl["failed"]:
+            ctl["failed"] += 1
+            await ctl["fail"].wait()
+            raise redis.exceptions.TimeoutError("Timeout reading from socket")
+        if slow in commands and not ctl["go"].is_set():
+            ctl["held"] += 1
+            await ctl["go"].wait()
 
-        async def gated(*a: Any, **k: Any) -> Any:
-            stack = str(pipe.command_stack)
-            if fail_first and "EVAL" in stack and not ctl["failed"]:
-                ctl["failed"] += 1
-                await ctl["fail"].wait()
-                raise redis.exceptions.TimeoutError("Timeout reading from socket")
-            if slow in stack and not ctl["go"].is_set():
-                ctl["held"] += 1
-                await ctl["go"].wait()
-            return await execute(*a, **k)
-
-        pipe.execute = gated
-        return pipe
-
-    cluster.redis.pipeline = pipeline  # type: ignore[method-assign]
+    on_batches(cluster, gate)
     return ctl
 
 
@@ -639,7 +588,7 @@ def test_a_live_tables_summary_lost_in_a_failed_batch_is_sent_again(
         async with _owner_heard(hub, redis_url, game_id, seat1_row) as (cluster, pubsub):
             await cluster.redis.zadd(NODES, {"n3": int(time.time() * 1000) + 600_000})  # n3 beats too
             await cluster._heartbeat()
-            failures = _flaky_batches(cluster, "PUBLISH", times=1)
+            failures = flaky_batches(cluster, "PUBLISH", times=1)
             cluster._room(game_id, {"t": "presence", "from": "n3", "p": {"o": [seat0_row], "s": [0], "n": 0}})
             await _until(lambda: failures, "the batch with the table's summary failing")
             await _collect(pubsub, notes, 3.0)
@@ -854,7 +803,7 @@ def test_the_final_state_gets_through_when_the_resync_takes_longer_than_a_lease_
         async with _owner_heard(hub, redis_url, game_id, seat1_row) as (cluster, pubsub):
             await cluster.watch(game_id)  # (an owner listens to its game's room: `claim_new`, `_adopt`)
             assert "n2" in cluster._remote[game_id]
-            failures = _flaky_batches(cluster, "EVAL", times=8)
+            failures = flaky_batches(cluster, "EVAL", times=8)
             await match.submit(match.state.to_play, _eventful(match.state.legal_moves()), match.ply)
             await _until(lambda: failures, "move 1's batch failing")
             await match.control(0, "resign")
